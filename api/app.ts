@@ -1,0 +1,34 @@
+/**
+ * The HTTP app: health, the Data API, the webhook receiver and metrics.
+ * One Elysia instance per feature, composed here.
+ */
+import { Elysia } from "elysia";
+import { errorHandler } from "./errors";
+import { publicRoutes, type DataApiDeps } from "./public";
+import { ingestRoutes, type IngestDeps } from "./ingest";
+import type { Logger } from "../infra/log";
+
+export type AppDeps = {
+  log: Logger;
+  ready: () => Promise<boolean>;
+  data: DataApiDeps;
+  ingest: IngestDeps | null;
+  metricsText: () => string;
+};
+
+export function createApp(deps: AppDeps) {
+  const app = new Elysia()
+    .use(errorHandler(deps.log))
+    .get("/healthz", () => ({ ok: true }))
+    .get("/readyz", async ({ set }) => {
+      const ready = await deps.ready().catch(() => false);
+      if (!ready) set.status = 503;
+      return { ready };
+    })
+    .get("/metrics", ({ set }) => {
+      set.headers["content-type"] = "text/plain; version=0.0.4";
+      return deps.metricsText();
+    })
+    .use(publicRoutes(deps.data));
+  return deps.ingest ? app.use(ingestRoutes(deps.ingest)) : app;
+}

@@ -1,0 +1,43 @@
+/**
+ * Every error a client can cause, in the spec's envelope
+ * `{ error: { code, message, details? } }`, mapped to a status in one place.
+ */
+import { Elysia } from "elysia";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (message: string) => new ApiError(404, "NOT_FOUND", message);
+export const validationError = (details: { field: string; message: string }[]) =>
+  new ApiError(400, "VALIDATION_ERROR", `${details.length} problem${details.length === 1 ? "" : "s"} with the request: ${details.map((d) => `${d.field}: ${d.message}`).join("; ")}`, details);
+
+export function errorBody(code: string, message: string, details?: unknown) {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+const respond = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
+
+/** The one onError: typed errors become their status and code; anything else is a logged 500. */
+const PUBLIC_CORS = { "access-control-allow-origin": "*" };
+
+export const errorHandler = (log: { error(m: string, f?: Record<string, unknown>): void }) =>
+  new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code, request }) => {
+    const cors = new URL(request.url).pathname.startsWith("/v1/public") ? PUBLIC_CORS : {};
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => respond(status, body, { ...cors, ...headers });
+    if (error instanceof ApiError) return json(error.status, errorBody(error.code, error.message, error.details), error.headers);
+    if (code === "NOT_FOUND") return json(404, errorBody("NOT_FOUND", `no route for ${request.method} ${new URL(request.url).pathname}`));
+    if (code === "PARSE") return json(400, errorBody("VALIDATION_ERROR", "the request body is not valid JSON"));
+    if (code === "VALIDATION") return json(400, errorBody("VALIDATION_ERROR", String((error as Error).message).slice(0, 500)));
+    log.error("unhandled error", { path: new URL(request.url).pathname, method: request.method, err: error as Error });
+    return json(500, errorBody("INTERNAL", "something went wrong on our side; it has been logged"));
+  });

@@ -1,0 +1,48 @@
+/**
+ * POST /v1/ingest/helius: the Helius webhook receiver. Answers 200 only once
+ * everything in the body is durable (the bus resolves after the sink stored it).
+ */
+import { Elysia } from "elysia";
+import { timingSafeEqual, createHash } from "node:crypto";
+import type { Bus } from "../../pipelines/bus";
+import type { Logger } from "../../infra/log";
+import { checkWebhookBody, toEnvelopes } from "../../ingest/helius/handle";
+import { ApiError } from "../errors";
+
+/** Constant-time comparison (hashing first makes the lengths equal). */
+export function secretMatches(given: string | null, expected: string | null): boolean {
+  if (!expected || given === null) return false;
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+export type IngestDeps = { bus: Bus; webhookSecret: () => string | null; log: Logger };
+
+export const ingestRoutes = (deps: IngestDeps) =>
+  new Elysia({ prefix: "/v1/ingest" }).post(
+    "/helius",
+    async ({ request }) => {
+      if (!secretMatches(request.headers.get("authorization"), deps.webhookSecret()))
+        throw new ApiError(401, "UNAUTHORIZED", "the Authorization header does not match the webhook secret");
+      const text = await request.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new ApiError(400, "VALIDATION_ERROR", "the body is not valid JSON; Helius sends a JSON array of transactions");
+      }
+      const checked = checkWebhookBody(body);
+      if (!checked.ok) throw new ApiError(400, "VALIDATION_ERROR", checked.message);
+      const envelopes = toEnvelopes(checked.elements, "helius");
+      try {
+        await deps.bus.publish(envelopes);
+      } catch (err) {
+        deps.log.error("webhook batch not stored", { count: envelopes.length, err: err as Error });
+        throw new ApiError(503, "UNAVAILABLE", "storage is not available; nothing was stored, retry later", undefined, { "retry-after": "1" });
+      }
+      const undecodable = envelopes.filter((e) => e.status === "undecodable").length;
+      return { received: envelopes.length, undecodable };
+    },
+    { parse: "none" },
+  );

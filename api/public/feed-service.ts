@@ -1,0 +1,122 @@
+/**
+ * Trades and activity of the Data API, newest first, keyset-paginated.
+ */
+import { formatUnits } from "../../pipelines/platform/configs";
+import type { PublicDeps } from "./agents-service";
+import { toIso } from "./agents-service";
+import { decodeCursor, encodeCursor, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
+import { notFound } from "../errors";
+
+type TradeRow = {
+  mint: string; signature: string; ix: number; inner: number; slot: string; at: string; side: string; trader: string;
+  amount_quote: string; amount_base: string; base_decimals: number; price_sol: number; quote_mint: string;
+};
+
+const TRADE_COLUMNS = `mint, signature, ix, inner, toString(slot) AS slot, at, side, trader, toString(amount_quote) AS amount_quote,
+  toString(amount_base) AS amount_base, base_decimals, price_sol, quote_mint`;
+
+export async function assertPublicAgent(deps: PublicDeps, mint: string): Promise<void> {
+  const [row] = await deps.sql`SELECT hidden FROM agents WHERE mint = ${mint}`;
+  if (!row || row.hidden) throw notFound(`no public agent with mint ${mint}`);
+}
+
+export async function listTrades(deps: PublicDeps, mint: string, q: { limit: number; cursor?: string }) {
+  await assertPublicAgent(deps, mint);
+  const pos = decodeCursor(`trades:${mint}`, q.cursor, ["string", "string", "number", "number"]);
+  const rows = await deps.ch.query<TradeRow>(
+    `SELECT ${TRADE_COLUMNS} FROM trades WHERE mint = {mint:String}
+     ${pos ? "AND (slot, signature, ix, inner) < (toUInt64({s:String}), {g:String}, {i:UInt16}, {n:Int16})" : ""}
+     ORDER BY slot DESC, signature DESC, ix DESC, inner DESC LIMIT {limit:UInt32}`,
+    { mint, limit: q.limit + 1, ...(pos ? { s: pos[0], g: pos[1], i: pos[2], n: pos[3] } : {}) },
+  );
+  const solUsd = (await deps.price.current())?.usd ?? deps.price.lastKnown()?.usd ?? 0;
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((t) => tradeItem(t, solUsd)),
+    nextCursor: rows.length > q.limit && last ? encodeCursor(`trades:${mint}`, [last.slot, last.signature, last.ix, last.inner]) : null,
+  };
+}
+
+function tradeItem(t: TradeRow, solUsd: number) {
+  const amountSol = formatUnits(BigInt(t.amount_quote), 9);
+  return {
+    signature: t.signature,
+    mint: t.mint,
+    at: toIso(t.at),
+    slot: Number(t.slot),
+    side: t.side,
+    trader: t.trader,
+    amountSol,
+    amountUsd: Number(amountSol) * solUsd,
+    amountToken: formatUnits(BigInt(t.amount_base), t.base_decimals),
+    priceSol: t.price_sol,
+    priceUsd: t.price_sol * solUsd,
+    quote: null,
+  };
+}
+
+type ActivityRow = { mint: string; at_ms: string; id: string; kind: string; text: string; body: string | null; data: string; links: string };
+
+/** Activity of one agent (mint) or of all; trades join in only when `kinds` asks for them. */
+export async function listActivity(deps: PublicDeps, mint: string | null, q: { kinds?: string[]; limit: number; cursor?: string }) {
+  if (mint) await assertPublicAgent(deps, mint);
+  const kinds = (q.kinds ?? DEFAULT_ACTIVITY_KINDS) as ActivityKind[];
+  const list = `activity:${mint ?? "*"}:${[...kinds].sort().join(",")}`;
+  const pos = decodeCursor(list, q.cursor, ["number", "string"]);
+  const stored = kinds.filter((k) => k !== "trade");
+  const parts: string[] = [];
+  const mintFilter = mint ? "mint = {mint:String}" : "1";
+  if (stored.length)
+    parts.push(`SELECT mint, toUnixTimestamp64Milli(at) AS at_ms, id, toString(kind) AS kind, text, body, data, links
+                FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}`);
+  if (kinds.includes("trade"))
+    parts.push(`SELECT mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms,
+                  concat('trade:', signature, ':', toString(ix), ':', toString(inner)) AS id, 'trade' AS kind,
+                  concat(side, ' ', toString(amount_quote), ' ', toString(amount_base), ' ', toString(base_decimals), ' ', trader) AS text,
+                  CAST(NULL, 'Nullable(String)') AS body, '' AS data, signature AS links
+                FROM trades WHERE ${mintFilter}`);
+  if (parts.length === 0) return { items: [], nextCursor: null };
+  const rows = await deps.ch.query<ActivityRow>(
+    `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
+     ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
+     ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
+    { mint, kinds: stored, limit: q.limit + 1, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
+  );
+  const page = rows.slice(0, q.limit);
+  const agents = await agentSummaries(deps, [...new Set(page.map((r) => r.mint))]);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => activityItem(r, agents.get(r.mint))),
+    nextCursor: rows.length > q.limit && last ? encodeCursor(list, [Number(last.at_ms), last.id]) : null,
+  };
+}
+
+type Summary = { name: string; symbol: string; imageUrl: string; category: string };
+
+async function agentSummaries(deps: PublicDeps, mints: string[]): Promise<Map<string, Summary>> {
+  if (mints.length === 0) return new Map();
+  const rows = await deps.sql<{ mint: string; name: string; symbol: string; image_url: string; category: string }[]>`
+    SELECT mint, COALESCE(NULLIF(name, ''), coin_name) AS name, symbol, image_url, category FROM agents WHERE mint IN ${deps.sql(mints)}`;
+  return new Map(rows.map((r) => [r.mint, { name: r.name, symbol: r.symbol, imageUrl: r.image_url, category: r.category }]));
+}
+
+function activityItem(r: ActivityRow, agent: Summary | undefined) {
+  const base = { id: r.id, kind: r.kind, at: new Date(Number(r.at_ms)).toISOString(), mint: r.mint, agent: agent ?? null };
+  if (r.kind !== "trade") {
+    return { ...base, text: r.text, body: r.body, data: JSON.parse(r.data || "{}"), links: JSON.parse(r.links || "{}") };
+  }
+  const [side, lamports, atoms, decimals, trader] = r.text.split(" ");
+  const sol = formatUnits(BigInt(lamports!), 9);
+  const tokens = formatUnits(BigInt(atoms!), Number(decimals));
+  const symbol = agent?.symbol ?? "";
+  return {
+    ...base,
+    text: side === "buy" ? `${short(trader!)} bought ${tokens} $${symbol} for ${sol} SOL.` : `${short(trader!)} sold ${tokens} $${symbol} for ${sol} SOL.`,
+    body: null,
+    data: { side, trader, lamports, atoms },
+    links: { signature: r.links },
+  };
+}
+
+const short = (address: string) => `${address.slice(0, 4)}…${address.slice(-4)}`;

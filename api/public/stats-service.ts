@@ -1,0 +1,78 @@
+/**
+ * Platform stats and the configs list.
+ */
+import { formatUnits, valueAtSqrt } from "../../pipelines/platform/configs";
+import type { PublicDeps } from "./agents-service";
+import { FROM_JOINED } from "./market-sql";
+
+export async function stats(deps: PublicDeps) {
+  const since = Math.floor(Date.now() / 1000) - 86400;
+  const [counts, window, cap, sol] = await Promise.all([
+    deps.sql<{ total: bigint; active: bigint; launching: bigint; awake: bigint }[]>`
+      SELECT count(*) AS total, count(*) FILTER (WHERE status = 'active') AS active,
+             count(*) FILTER (WHERE status = 'launching') AS launching, count(*) FILTER (WHERE state = 'awake') AS awake
+      FROM agents WHERE NOT hidden`,
+    deps.ch.query<{ trades: string; volume: string }>(
+      "SELECT toString(sum(trades)) AS trades, toString(sum(volume_sol)) AS volume FROM platform_minute WHERE minute >= toDateTime({since:UInt32}, 'UTC')",
+      { since },
+    ),
+    deps.ch.query<{ cap: string }>(
+      `SELECT toString(sum(intDiv(toUInt256(if(m.mint = '', d.start_sqrt_price, m.sqrt_price)) * toUInt256(if(m.mint = '', d.start_sqrt_price, m.sqrt_price))
+         * toUInt256(greatest(toInt256(d.supply_atoms) - toInt256(b.burned), toInt256(0))), toUInt256('340282366920938463463374607431768211456')))) AS cap
+       ${FROM_JOINED} WHERE d.hidden = 0`,
+      { since },
+    ),
+    deps.price.current().then((p) => p ?? deps.price.lastKnown()),
+  ]);
+  const c = counts[0]!;
+  const volume = BigInt(window[0]?.volume ?? "0");
+  const capLamports = BigInt(cap[0]?.cap ?? "0");
+  const solUsd = sol?.usd ?? 0;
+  return {
+    agents: { total: Number(c.total), active: Number(c.active), launching: Number(c.launching), awake: Number(c.awake) },
+    trades24h: Number(window[0]?.trades ?? 0),
+    volume24hSol: formatUnits(volume, 9),
+    volume24hUsd: (Number(volume) / 1e9) * solUsd,
+    marketCapSol: formatUnits(capLamports, 9),
+    marketCapUsd: (Number(capLamports) / 1e9) * solUsd,
+    solUsd,
+    at: new Date().toISOString(),
+  };
+}
+
+export const PROGRAMS = { dbc: "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN", dammV2: "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG" };
+
+export async function configsList(deps: PublicDeps, cluster: "mainnet" | "devnet") {
+  const solUsd = (await deps.price.current())?.usd ?? null;
+  const usdOf = (quoteAtoms: bigint, kind: string, decimals: number) =>
+    kind === "sol" && solUsd !== null ? (Number(quoteAtoms) / 10 ** decimals) * solUsd : null;
+  return {
+    cluster,
+    programs: PROGRAMS,
+    launchConfig: deps.configs.launch?.address ?? null,
+    items: deps.configs.all.map((c) => {
+      const start = valueAtSqrt(c.sqrtStartPrice, c.supplyAtoms);
+      const grad = valueAtSqrt(c.migrationSqrtPrice, c.supplyAtoms);
+      return {
+        address: c.address,
+        role: c.role,
+        acceptsLaunches: c.acceptsLaunches,
+        quote: { kind: c.quote.kind, mint: c.quote.mint, symbol: c.quote.symbol, decimals: c.quote.decimals, ticker: c.quote.ticker },
+        feeBps: c.feeBps,
+        dynamicFee: c.dynamicFee,
+        feeSplit: { creatorPct: c.creatorPct, platformPct: 100 - c.creatorPct },
+        token: { decimals: c.tokenDecimals, program: c.tokenProgram, supply: formatUnits(c.supplyAtoms, c.tokenDecimals) },
+        startMarketCap: { quote: formatUnits(start, c.quote.decimals), usd: usdOf(start, c.quote.kind, c.quote.decimals) },
+        graduationMarketCap: { quote: formatUnits(grad, c.quote.decimals), usd: usdOf(grad, c.quote.kind, c.quote.decimals) },
+        migration: {
+          quoteThreshold: formatUnits(c.migrationQuoteThreshold, c.quote.decimals),
+          target: "damm-v2",
+          poolFeeBps: c.migratedPoolFeeBps,
+          lockedLiquidityPct: c.lockedLiquidityPct,
+        },
+        feeClaimer: c.feeClaimer,
+      };
+    }),
+    at: new Date().toISOString(),
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The ClickHouse the rest of the code sees: chDB in-process by default, a server over HTTP
+ * when CLICKHOUSE_URL is set. Same SQL on both; parameters are always typed
+ * placeholders (`{mint:String}`), never string-built.
+ */
+export type Params = Record<string, unknown>;
+
+export interface ClickHouse {
+  readonly kind: "chdb" | "server";
+  /** runs a SELECT and returns its rows (64-bit integers arrive as strings) */
+  query<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
+  /** runs a statement that returns nothing (DDL, INSERT ... SELECT) */
+  command(sql: string, params?: Params): Promise<void>;
+  /** inserts rows (bigint values are sent exactly) in one INSERT */
+  insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** JSONEachRow lines with bigint written as quoted decimal (ClickHouse parses them exactly). */
+export function toJsonEachRow(rows: readonly Record<string, unknown>[]): string {
+  let out = "";
+  for (const row of rows) out += JSON.stringify(row, (_k, v) => (typeof v === "bigint" ? v.toString() : v)) + "\n";
+  return out;
+}
+
+export function parseJsonEachRow<T>(text: string): T[] {
+  const rows: T[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (end > start) rows.push(JSON.parse(text.slice(start, end)));
+    start = end + 1;
+  }
+  return rows;
+}
+
+/** Settings both engines get, so results look the same whichever runs them. */
+export const SESSION_SETTINGS = {
+  output_format_json_quote_64bit_integers: 1,
+  output_format_json_quote_denormals: 0,
+  date_time_output_format: "iso",
+  join_use_nulls: 0,
+} as const;

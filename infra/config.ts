@@ -1,0 +1,145 @@
+/**
+ * The one place that reads the environment. Parsed once with valibot into a frozen,
+ * typed object; a bad value stops start-up with a message naming the key.
+ */
+import * as v from "valibot";
+import { resolve } from "node:path";
+
+const optionalUrl = (protocols: string[]) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.url("must be a URL"),
+      v.check((s) => protocols.some((p) => s.startsWith(p)), `must start with ${protocols.join(" or ")}`),
+    ),
+  );
+
+const port = v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0), v.maxValue(65535));
+const positiveInt = (fallback: string) =>
+  v.pipe(v.optional(v.string(), fallback), v.transform(Number), v.integer("must be an integer"), v.minValue(1));
+const base58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+export type PlatformConfigEntry = { role: "launch" | "stock" | "legacy"; address: string; ticker: string | null };
+
+/** `launch:<address>`, `stock:<TICKER>:<address>`, `legacy:<address>`, comma-separated. */
+export function parsePlatformConfigs(raw: string): PlatformConfigEntry[] {
+  const entries = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    const parts = entry.split(":");
+    const [role] = parts;
+    if (role === "launch" && parts.length === 2 && base58.test(parts[1]!)) return { role, address: parts[1]!, ticker: null };
+    if (role === "legacy" && parts.length === 2 && base58.test(parts[1]!)) return { role, address: parts[1]!, ticker: null };
+    if (role === "stock" && parts.length === 3 && /^[A-Z0-9.]{1,12}$/.test(parts[1]!) && base58.test(parts[2]!))
+      return { role, address: parts[2]!, ticker: parts[1]! };
+    throw new Error(`"${entry}" is not launch:<address>, stock:<TICKER>:<address> or legacy:<address>`);
+  });
+}
+
+const PRICE_SOURCES = ["oracle", "aggregator", "exchange"] as const;
+export type PriceSourceName = (typeof PRICE_SOURCES)[number];
+
+const EnvSchema = v.object({
+  /** HTTP port of the API and webhook receiver */
+  PORT: v.optional(port, "3000"),
+  /** where the embedded engines keep their data */
+  DATA_DIR: v.optional(v.string(), "./data"),
+  /** a Postgres server; unset = embedded Postgres under DATA_DIR/postgres */
+  DATABASE_URL: optionalUrl(["postgres://", "postgresql://"]),
+  /** a ClickHouse server (HTTP interface); unset = chDB under DATA_DIR/clickhouse */
+  CLICKHOUSE_URL: optionalUrl(["http://", "https://"]),
+  /** public base URL of the web app, used to build `agentUrl` */
+  PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url("must be a URL")), "http://localhost:3000"),
+  /** which Solana cluster the configs live on */
+  SOLANA_CLUSTER: v.optional(v.picklist(["mainnet", "devnet"], "must be mainnet or devnet"), "mainnet"),
+  /** Solana JSON-RPC endpoint; unset = no chain: the simulator runs instead */
+  SOLANA_RPC_URL: optionalUrl(["http://", "https://"]),
+  /** the exact Authorization header value Helius sends with webhooks */
+  HELIUS_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
+  /** the platform's DBC config accounts: launch:<addr>, stock:<TICKER>:<addr>, legacy:<addr> */
+  PLATFORM_CONFIGS: v.optional(v.string(), ""),
+  /** SOL/USD sources tried in order, comma-separated from oracle, aggregator, exchange */
+  SOL_PRICE_SOURCES: v.optional(v.string(), "oracle,aggregator,exchange"),
+  /** Pyth SOL/USD price-update account, read over SOLANA_RPC_URL */
+  SOL_PRICE_ORACLE_ACCOUNT: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
+  /** Jupiter-style price API URL returning SOL's USD price */
+  SOL_PRICE_AGGREGATOR_URL: optionalUrl(["http://", "https://"]),
+  /** Coinbase-style spot price URL */
+  SOL_PRICE_EXCHANGE_URL: optionalUrl(["http://", "https://"]),
+  /** simulator: on, off or auto (auto = on when SOLANA_RPC_URL is unset) */
+  SIMULATOR: v.optional(v.picklist(["auto", "on", "off"], "must be auto, on or off"), "auto"),
+  /** simulator seed; the same seed plays the same chain */
+  SIMULATOR_SEED: positiveInt("42"),
+  /** simulator transactions per second */
+  SIMULATOR_TPS: positiveInt("20"),
+  /** seconds a vault's wallet balance stays cached */
+  WALLET_CACHE_SECONDS: positiveInt("60"),
+  /** debug, info, warn or error */
+  LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
+});
+
+export type Config = Readonly<{
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  clickhouseUrl: string | null;
+  publicBaseUrl: string;
+  cluster: "mainnet" | "devnet";
+  rpcUrl: string | null;
+  webhookSecret: string | null;
+  platformConfigs: readonly PlatformConfigEntry[];
+  price: Readonly<{ sources: readonly PriceSourceName[]; oracleAccount: string | null; aggregatorUrl: string | null; exchangeUrl: string | null }>;
+  simulator: Readonly<{ enabled: boolean; seed: number; txPerSecond: number }>;
+  walletCacheSeconds: number;
+  logLevel: "debug" | "info" | "warn" | "error";
+}>;
+
+export class ConfigError extends Error {}
+
+/** Parses an environment (process.env by default) into a Config or throws ConfigError naming every bad key. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked = Object.fromEntries(Object.keys(EnvSchema.entries).map((k) => [k, env[k] === "" ? undefined : env[k]]));
+  const result = v.safeParse(EnvSchema, picked);
+  if (!result.success) {
+    const lines = result.issues.map((i) => `${v.getDotPath(i) ?? "?"}: ${i.message} (got ${JSON.stringify(i.input)})`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const e = result.output;
+  const problems: string[] = [];
+  let platformConfigs: PlatformConfigEntry[] = [];
+  try {
+    platformConfigs = parsePlatformConfigs(e.PLATFORM_CONFIGS);
+    if (platformConfigs.filter((c) => c.role === "launch").length > 1) problems.push("PLATFORM_CONFIGS: at most one launch config");
+  } catch (err) {
+    problems.push(`PLATFORM_CONFIGS: ${(err as Error).message}`);
+  }
+  const sources = e.SOL_PRICE_SOURCES.split(",").map((s) => s.trim()).filter(Boolean);
+  const badSource = sources.find((s) => !(PRICE_SOURCES as readonly string[]).includes(s));
+  if (badSource) problems.push(`SOL_PRICE_SOURCES: "${badSource}" is not one of ${PRICE_SOURCES.join(", ")}`);
+  if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join("\n  ")}`);
+
+  const rpcUrl = e.SOLANA_RPC_URL ?? null;
+  return Object.freeze({
+    port: e.PORT,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL ?? null,
+    clickhouseUrl: e.CLICKHOUSE_URL ?? null,
+    publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ""),
+    cluster: e.SOLANA_CLUSTER,
+    rpcUrl,
+    webhookSecret: e.HELIUS_WEBHOOK_SECRET ?? null,
+    platformConfigs: Object.freeze(platformConfigs),
+    price: Object.freeze({
+      sources: Object.freeze(sources as PriceSourceName[]),
+      oracleAccount: e.SOL_PRICE_ORACLE_ACCOUNT ?? null,
+      aggregatorUrl: e.SOL_PRICE_AGGREGATOR_URL ?? null,
+      exchangeUrl: e.SOL_PRICE_EXCHANGE_URL ?? null,
+    }),
+    simulator: Object.freeze({
+      enabled: e.SIMULATOR === "on" || (e.SIMULATOR === "auto" && rpcUrl === null),
+      seed: e.SIMULATOR_SEED,
+      txPerSecond: e.SIMULATOR_TPS,
+    }),
+    walletCacheSeconds: e.WALLET_CACHE_SECONDS,
+    logLevel: e.LOG_LEVEL,
+  });
+}

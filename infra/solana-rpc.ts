@@ -1,0 +1,27 @@
+/**
+ * The Solana JSON-RPC client (web3.js v1 Connection) and the few reads the
+ * platform makes through it.
+ */
+import { Connection, PublicKey } from "@solana/web3.js";
+
+export type SolanaRpc = {
+  connection: Connection;
+  /** account data for each address (null when the account does not exist), in one getMultipleAccounts call per 100 */
+  getAccounts(addresses: string[]): Promise<(Uint8Array | null)[]>;
+};
+
+export function createSolanaRpc(url: string): SolanaRpc {
+  const connection = new Connection(url, { commitment: "confirmed", disableRetryOnRateLimit: false });
+  return {
+    connection,
+    async getAccounts(addresses) {
+      const out: (Uint8Array | null)[] = [];
+      for (let i = 0; i < addresses.length; i += 100) {
+        const chunk = addresses.slice(i, i + 100).map((a) => new PublicKey(a));
+        const infos = await connection.getMultipleAccountsInfo(chunk);
+        for (const info of infos) out.push(info ? new Uint8Array(info.data) : null);
+      }
+      return out;
+    },
+  };
+}

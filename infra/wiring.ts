@@ -1,0 +1,64 @@
+/**
+ * Builds the all-in-one platform from engines that are already up: the sink, the
+ * in-process bus, the SOL price service and the HTTP app. main.ts and the
+ * integration tests both use it, so tests run exactly what production runs.
+ */
+import type { Config } from "./config";
+import type { ClickHouse } from "./clickhouse";
+import type { Sql } from "./postgres";
+import type { Logger } from "./log";
+import type { ConfigRegistry } from "../pipelines/platform/configs";
+import { PoolRegistry } from "../pipelines/platform/registry";
+import { createFactSink } from "../pipelines/sink";
+import { createInProcessBus } from "../pipelines/bus";
+import { createMetrics, prometheusText } from "../pipelines/metrics";
+import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, type PriceSource, type SolPriceService } from "./sol-price";
+import { createResponseCache } from "../api/public/cache";
+import { createApp } from "../api/app";
+import type { SolanaRpc } from "./solana-rpc";
+
+export type Engines = { ch: ClickHouse; sql: Sql };
+
+export function priceSources(config: Config, rpc: SolanaRpc | null): PriceSource[] {
+  const out: PriceSource[] = [];
+  for (const name of config.price.sources) {
+    if (name === "oracle" && rpc && config.price.oracleAccount)
+      out.push(oracleSource(async (a) => (await rpc.getAccounts([a]))[0] ?? null, config.price.oracleAccount));
+    if (name === "aggregator" && config.price.aggregatorUrl) out.push(aggregatorSource(config.price.aggregatorUrl));
+    if (name === "exchange" && config.price.exchangeUrl) out.push(exchangeSource(config.price.exchangeUrl));
+  }
+  return out;
+}
+
+export async function wirePlatform(opts: {
+  config: Config;
+  log: Logger;
+  engines: Engines;
+  configs: ConfigRegistry;
+  webhookSecret: string | null;
+  price?: SolPriceService;
+  rpc?: SolanaRpc | null;
+  responseCache?: boolean;
+}) {
+  const { config, log, engines, configs } = opts;
+  const registry = await PoolRegistry.load(engines.sql, configs);
+  const metrics = createMetrics();
+  const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }) });
+  const bus = createInProcessBus(sink);
+  const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
+  const app = createApp({
+    log,
+    ready: async () => (await engines.ch.ping()) && (await engines.sql`SELECT 1`.then(() => true)),
+    metricsText: () => prometheusText(metrics),
+    data: {
+      ...engines,
+      configs,
+      price,
+      publicBaseUrl: config.publicBaseUrl,
+      cluster: config.cluster,
+      cache: createResponseCache(opts.responseCache === false ? 0 : 5000),
+    },
+    ingest: { bus, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
+  });
+  return { app, bus, sink, metrics, registry, price };
+}

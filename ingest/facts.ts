@@ -1,0 +1,123 @@
+/**
+ * Facts decoded from the chain. Every fact carries a deterministic key
+ * (signature, outer instruction index, inner instruction index; inner is -1 for an
+ * outer instruction) so that storage can make at-least-once delivery exactly-once.
+ * Amounts are bigint: lamports and token atoms.
+ */
+export type FactKey = {
+  signature: string;
+  /** index of the outer instruction */
+  ix: number;
+  /** index inside the outer instruction's inner list of the event-CPI (or the instruction itself); -1 = outer */
+  inner: number;
+  slot: number;
+  /** unix seconds */
+  blockTime: number;
+};
+
+export type Venue = "dbc" | "damm_v2";
+
+/** A DBC pool created (EvtInitializePool + initialize_virtual_pool_* instruction args). */
+export type PoolCreated = FactKey & {
+  kind: "pool_created";
+  pool: string;
+  config: string;
+  creator: string;
+  mint: string;
+  quoteMint: string;
+  /** 0 = SPL Token, 1 = Token-2022 */
+  poolType: number;
+  name: string;
+  symbol: string;
+  uri: string;
+  payer: string;
+};
+
+/** One swap. `amountQuote` is quote atoms (lamports for SOL) in (buy) or out (sell). */
+export type Trade = FactKey & {
+  kind: "trade";
+  venue: Venue;
+  pool: string;
+  /** DBC config; empty for DAMM v2 */
+  config: string;
+  mint: string;
+  quoteMint: string;
+  side: "buy" | "sell";
+  trader: string;
+  amountQuote: bigint;
+  amountBase: bigint;
+  /** post-trade sqrt price, Q64.64 of quote atoms per base atom */
+  sqrtPrice: bigint;
+  /** DBC: quote reserve after the swap; DAMM v2: reserve of token B */
+  quoteReserve: bigint;
+  /** DBC: quote the curve must hold to graduate; 0 for DAMM v2 */
+  migrationThreshold: bigint;
+  tradingFee: bigint;
+  protocolFee: bigint;
+  referralFee: bigint;
+};
+
+/** The curve reached its migration threshold (EvtCurveComplete). */
+export type CurveComplete = FactKey & {
+  kind: "curve_complete";
+  pool: string;
+  config: string;
+  mint: string;
+  baseReserve: bigint;
+  quoteReserve: bigint;
+};
+
+/** migration_damm_v2: the DBC pool graduated into a DAMM v2 pool. */
+export type Migration = FactKey & {
+  kind: "migration";
+  pool: string;
+  config: string;
+  mint: string;
+  quoteMint: string;
+  dammPool: string;
+  /** post-migration sqrt price of the DAMM v2 pool when its EvtInitializePool is in the transaction, else 0 */
+  sqrtPrice: bigint;
+};
+
+/** Trading fees claimed: DBC partner / creator, or a DAMM v2 position owner. */
+export type FeeClaim = FactKey & {
+  kind: "fee_claim";
+  venue: Venue;
+  role: "partner" | "creator" | "position";
+  pool: string;
+  mint: string;
+  claimer: string;
+  baseAmount: bigint;
+  quoteAmount: bigint;
+};
+
+/** Surplus quote withdrawn from a completed curve. */
+export type SurplusWithdrawal = FactKey & {
+  kind: "surplus_withdrawal";
+  role: "partner" | "creator";
+  pool: string;
+  mint: string;
+  amount: bigint;
+};
+
+/** SPL Token / Token-2022 Burn or BurnChecked. */
+export type Burn = FactKey & {
+  kind: "burn";
+  mint: string;
+  account: string;
+  authority: string;
+  amount: bigint;
+  program: "spl-token" | "token-2022";
+};
+
+export type Fact = PoolCreated | Trade | CurveComplete | Migration | FeeClaim | SurplusWithdrawal | Burn;
+
+/** What decoding one transaction yields. */
+export type DecodedTransaction = {
+  tx: { signature: string; slot: number; blockTime: number; feePayer: string; failed: boolean };
+  facts: Fact[];
+  /** event-CPI or instructions of a known program whose discriminator no IDL knows */
+  unknown: { program: string; discriminator: string; ix: number; inner: number }[];
+  /** decoding errors (malformed data of a known discriminator) */
+  errors: { ix: number; inner: number; message: string }[];
+};

@@ -1,0 +1,41 @@
+/**
+ * Pure-ish core of the Helius webhook: a parsed body → envelopes for the bus.
+ * An element that cannot be understood is kept raw and counted; it never fails
+ * the batch.
+ */
+import { createHash } from "node:crypto";
+import { normalizeWebhookTransaction } from "../normalize";
+import { decodeTransaction } from "../decoders";
+import { envelopeFromDecoded, envelopeUndecodable, type TxEnvelope } from "../../pipelines/envelope";
+
+export const MAX_TRANSACTIONS_PER_WEBHOOK = 1000;
+
+export type BodyCheck = { ok: true; elements: unknown[] } | { ok: false; message: string };
+
+export function checkWebhookBody(body: unknown): BodyCheck {
+  if (!Array.isArray(body)) return { ok: false, message: "a Helius webhook body is a JSON array of transactions" };
+  if (body.length > MAX_TRANSACTIONS_PER_WEBHOOK)
+    return { ok: false, message: `at most ${MAX_TRANSACTIONS_PER_WEBHOOK} transactions per webhook call; got ${body.length}` };
+  const notObject = body.findIndex((e) => e === null || typeof e !== "object" || Array.isArray(e));
+  if (notObject !== -1) return { ok: false, message: `element ${notObject} is not a transaction object` };
+  return { ok: true, elements: body };
+}
+
+function signatureOf(element: unknown): string | null {
+  const e = element as { signature?: unknown; transaction?: { signatures?: unknown[] } };
+  if (typeof e.signature === "string" && e.signature.length > 0 && e.signature.length <= 100) return e.signature;
+  const s = e.transaction?.signatures?.[0];
+  return typeof s === "string" && s.length <= 100 ? s : null;
+}
+
+export function toEnvelopes(elements: unknown[], source: TxEnvelope["source"], receivedAt = Date.now()): TxEnvelope[] {
+  return elements.map((element) => {
+    const normalized = normalizeWebhookTransaction(element);
+    if (!normalized.ok) {
+      const payload = JSON.stringify(element);
+      const signature = signatureOf(element) ?? `invalid:${createHash("sha256").update(payload).digest("hex")}`;
+      return envelopeUndecodable(source, receivedAt, payload, normalized.reason, signature);
+    }
+    return envelopeFromDecoded(source, receivedAt, decodeTransaction(normalized.tx), () => JSON.stringify(element));
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * All-in-one process (the embedded default): engines under DATA_DIR, migrations,
+ * the in-process bus and sink, the HTTP API and webhook receiver, and, with no
+ * chain configured, the simulator posting through the real webhook path.
+ */
+import { randomBytes } from "node:crypto";
+import { loadConfig, ConfigError } from "./infra/config";
+import { createLogger } from "./infra/log";
+import { openPostgres } from "./infra/postgres";
+import { connectClickhouse } from "./infra/clickhouse";
+import { migrateClickhouse, migratePostgres } from "./infra/migrate";
+import { createSolanaRpc } from "./infra/solana-rpc";
+import { wirePlatform } from "./infra/wiring";
+import { loadPlatformConfigs } from "./pipelines/platform/load-configs";
+import { createSimulator, runSimulator, fixtureSimConfigs } from "./ingest/simulator";
+import { simulatedConfigRegistry } from "./ingest/simulator/platform-configs";
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  throw err;
+}
+const log = createLogger(config.logLevel, { process: "all-in-one" });
+
+const pg = await openPostgres(config.databaseUrl, config.dataDir, log);
+const ch = await connectClickhouse(config);
+await migratePostgres(pg.sql, log);
+await migrateClickhouse(ch, log);
+
+const rpc = config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null;
+const simConfigs = config.simulator.enabled ? fixtureSimConfigs(config.simulator.seed) : null;
+let configs;
+if (simConfigs) {
+  configs = simulatedConfigRegistry(simConfigs);
+  if (config.platformConfigs.length) log.warn("simulator is on: PLATFORM_CONFIGS is ignored; the simulated configs are used");
+} else if (rpc) {
+  configs = await loadPlatformConfigs(config.platformConfigs, rpc.getAccounts);
+} else {
+  console.error("SIMULATOR=off needs SOLANA_RPC_URL to read PLATFORM_CONFIGS");
+  process.exit(2);
+}
+
+// The simulator posts through the real webhook; without a configured secret it gets a per-run one.
+const webhookSecret = config.webhookSecret ?? (simConfigs ? randomBytes(24).toString("base64url") : null);
+if (!webhookSecret) log.warn("HELIUS_WEBHOOK_SECRET is not set: the webhook refuses every call with 401");
+
+const platform = await wirePlatform({ config, log, engines: { ch, sql: pg.sql }, configs, webhookSecret, rpc });
+const server = platform.app.listen({ port: config.port, hostname: "0.0.0.0" });
+log.info("listening", { port: server.server?.port, configs: configs.all.map((c) => `${c.role}:${c.address}`) });
+
+const stopSimulator = new AbortController();
+let simulatorRun: Promise<void> | null = null;
+if (simConfigs) {
+  log.info("no SOLANA_RPC_URL: the simulator plays a platform through the webhook", {
+    seed: config.simulator.seed,
+    txPerSecond: config.simulator.txPerSecond,
+  });
+  const simulator = createSimulator({ seed: config.simulator.seed, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) });
+  const url = `http://127.0.0.1:${server.server?.port}/v1/ingest/helius`;
+  simulatorRun = runSimulator({
+    simulator,
+    txPerSecond: config.simulator.txPerSecond,
+    batchSize: Math.max(1, Math.min(100, Math.ceil(config.simulator.txPerSecond / 4))),
+    signal: stopSimulator.signal,
+    post: async (body) => {
+      const res = await fetch(url, { method: "POST", headers: { authorization: webhookSecret!, "content-type": "application/json" }, body: JSON.stringify(body) });
+      if (!res.ok) log.warn("simulator post refused", { status: res.status, body: await res.text() });
+    },
+  }).catch((err) => log.error("simulator stopped", { err }));
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info("shutting down", { signal });
+  stopSimulator.abort();
+  await simulatorRun;
+  await server.stop();
+  await platform.bus.close();
+  await ch.close();
+  await pg.stop();
+  log.info("stopped");
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,0 +1,86 @@
+/**
+ * Chain-following state in Postgres: every platform coin gets its agent when its
+ * pool appears on-chain, and the public directory in ClickHouse is refreshed.
+ */
+import type { ClickHouse } from "../infra/clickhouse";
+import type { Sql } from "../infra/postgres";
+import type { PoolCreated } from "../ingest/facts";
+import type { ConfigRegistry } from "./platform/configs";
+
+export type AgentRow = {
+  mint: string;
+  coin_name: string;
+  symbol: string;
+  name: string | null;
+  category: string;
+  status: string;
+  state: string;
+  hidden: boolean;
+  created_at: Date;
+  config: string;
+};
+
+let versionCounter = 0;
+const nextVersion = () => Date.now() * 1000 + (versionCounter++ % 1000);
+
+/** Mirrors agents into the ClickHouse directory the agents list reads. */
+export async function mirrorDirectory(ch: ClickHouse, configs: ConfigRegistry, agents: AgentRow[]): Promise<void> {
+  if (agents.length === 0) return;
+  await ch.insert(
+    "agent_directory",
+    agents.map((a) => {
+      const cfg = configs.byAddress.get(a.config);
+      return {
+        mint: a.mint,
+        version: nextVersion(),
+        name: a.name || a.coin_name,
+        coin_name: a.coin_name,
+        symbol: a.symbol,
+        category: a.category,
+        status: a.status,
+        state: a.state,
+        hidden: a.hidden ? 1 : 0,
+        created_at: a.created_at.getTime(),
+        config: a.config,
+        decimals: cfg?.tokenDecimals ?? 6,
+        supply_atoms: cfg?.supplyAtoms ?? 0n,
+        start_sqrt_price: cfg?.sqrtStartPrice ?? 0n,
+      };
+    }),
+  );
+}
+
+/**
+ * Creates (or completes, for a launch prepared through the Launch API) the agents of
+ * newly created pools. Defaults: template baseline, category community, quiet, no
+ * name, status active, state asleep; the vault is the pool creator.
+ */
+export async function upsertAgentsForPools(sql: Sql, pools: PoolCreated[]): Promise<AgentRow[]> {
+  if (pools.length === 0) return [];
+  const rows = pools.map((p) => ({
+    mint: p.mint,
+    coin_name: p.name,
+    symbol: p.symbol.toUpperCase(),
+    metadata_uri: p.uri,
+    creator: p.payer || p.creator,
+    vault: p.creator,
+    config: p.config,
+    dbc_pool: p.pool,
+    created_slot: p.slot,
+    created_at: new Date(p.blockTime * 1000),
+  }));
+  return sql<AgentRow[]>`
+    INSERT INTO agents ${sql(rows, "mint", "coin_name", "symbol", "metadata_uri", "creator", "vault", "config", "dbc_pool", "created_slot", "created_at")}
+    ON CONFLICT (mint) DO UPDATE SET
+      coin_name = EXCLUDED.coin_name,
+      symbol = EXCLUDED.symbol,
+      metadata_uri = EXCLUDED.metadata_uri,
+      config = EXCLUDED.config,
+      dbc_pool = EXCLUDED.dbc_pool,
+      created_slot = EXCLUDED.created_slot,
+      created_at = LEAST(agents.created_at, EXCLUDED.created_at),
+      state = CASE WHEN agents.state = 'forming' THEN 'asleep' ELSE agents.state END,
+      updated_at = now()
+    WHERE agents.dbc_pool = '' OR agents.state = 'forming'
+    RETURNING mint, coin_name, symbol, name, category, status, state, hidden, created_at, config`;
+}

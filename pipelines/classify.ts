@@ -1,0 +1,83 @@
+/**
+ * Pure step: which decoded facts are platform facts. Accepted facts are stored,
+ * facts that wait for a pool or coin not yet known are parked (kept, replayed
+ * later), the rest are not the platform's and are dropped with a count.
+ */
+import type { Fact } from "../ingest/facts";
+import type { PoolEntry, PoolRegistry } from "./platform/registry";
+
+export type Parked = { fact: Fact; waitsFor: string };
+export type Classified = { accepted: Fact[]; parked: Parked[]; dropped: number; newPools: PoolEntry[] };
+
+export function factKey(f: { signature: string; ix: number; inner: number }): string {
+  return `${f.signature}:${f.ix}:${f.inner}`;
+}
+
+export function classify(facts: readonly Fact[], registry: PoolRegistry): Classified {
+  const out: Classified = { accepted: [], parked: [], dropped: 0, newPools: [] };
+  const overlay = new Map<string, PoolEntry>();
+  const poolOf = (address: string) => overlay.get(address) ?? registry.pool(address);
+
+  // Pools first, so a batch that creates a pool and trades on it is accepted whole.
+  for (const f of facts) {
+    if (f.kind === "pool_created" || f.kind === "migration") {
+      if (!registry.isPlatformConfig(f.config)) continue;
+      const entry: PoolEntry =
+        f.kind === "pool_created"
+          ? { address: f.pool, mint: f.mint, venue: "dbc", config: f.config }
+          : { address: f.dammPool, mint: f.mint, venue: "damm_v2", config: f.config };
+      if (!poolOf(entry.address)) out.newPools.push(entry);
+      overlay.set(entry.address, entry);
+      if (f.kind === "migration" && !poolOf(f.pool)) {
+        // a migration seen before its pool's creation still proves the DBC pool is the platform's
+        const dbc: PoolEntry = { address: f.pool, mint: f.mint, venue: "dbc", config: f.config };
+        out.newPools.push(dbc);
+        overlay.set(dbc.address, dbc);
+      }
+    }
+  }
+
+  for (const f of facts) {
+    switch (f.kind) {
+      case "pool_created":
+      case "migration":
+      case "curve_complete":
+        if (registry.isPlatformConfig(f.config)) out.accepted.push(f);
+        else out.dropped++;
+        break;
+      case "trade":
+        if (f.venue === "dbc") {
+          if (registry.isPlatformConfig(f.config)) out.accepted.push(f);
+          else out.dropped++;
+        } else {
+          const pool = poolOf(f.pool);
+          if (pool) out.accepted.push({ ...f, mint: pool.mint, config: pool.config });
+          else out.parked.push({ fact: f, waitsFor: f.pool });
+        }
+        break;
+      case "fee_claim":
+      case "surplus_withdrawal": {
+        const pool = poolOf(f.pool);
+        if (pool) out.accepted.push({ ...f, mint: pool.mint });
+        else out.parked.push({ fact: f, waitsFor: f.pool });
+        break;
+      }
+      case "burn": {
+        const known = registry.configOfMint(f.mint) || [...overlay.values()].some((p) => p.mint === f.mint);
+        if (known) out.accepted.push(f);
+        else out.parked.push({ fact: f, waitsFor: f.mint });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** JSON that keeps bigint exact (for parked facts). */
+export function factToJson(f: Fact): unknown {
+  return JSON.parse(JSON.stringify(f, (_k, v) => (typeof v === "bigint" ? { $bigint: v.toString() } : v)));
+}
+
+export function factFromJson(json: unknown): Fact {
+  return JSON.parse(JSON.stringify(json), (_k, v) => (v && typeof v === "object" && "$bigint" in v ? BigInt(v.$bigint) : v));
+}

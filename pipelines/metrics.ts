@@ -1,0 +1,39 @@
+/** Counters the pipelines keep; served in Prometheus text format and logged. */
+export type PipelineMetrics = {
+  transactions: Record<string, number>;
+  facts: Record<string, number>;
+  duplicates: number;
+  parked: number;
+  unparked: number;
+  dropped: number;
+  unknownDiscriminators: number;
+  batches: number;
+};
+
+export function createMetrics(): PipelineMetrics {
+  return { transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, dropped: 0, unknownDiscriminators: 0, batches: 0 };
+}
+
+export function bump(map: Record<string, number>, key: string, by = 1): void {
+  map[key] = (map[key] ?? 0) + by;
+}
+
+export function prometheusText(m: PipelineMetrics): string {
+  const lines: string[] = [];
+  const counter = (name: string, help: string, values: [Record<string, string>, number][]) => {
+    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
+    for (const [labels, value] of values) {
+      const l = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).join(",");
+      lines.push(`${name}${l ? `{${l}}` : ""} ${value}`);
+    }
+  };
+  counter("acp_transactions_total", "Transactions received, by decode status", Object.entries(m.transactions).map(([s, v]) => [{ status: s }, v]));
+  counter("acp_facts_stored_total", "Facts stored, by kind", Object.entries(m.facts).map(([k, v]) => [{ kind: k }, v]));
+  counter("acp_duplicate_rows_total", "Rows skipped because their key was already stored", [[{}, m.duplicates]]);
+  counter("acp_parked_facts_total", "Facts parked until their pool or coin is known", [[{}, m.parked]]);
+  counter("acp_unparked_facts_total", "Parked facts replayed", [[{}, m.unparked]]);
+  counter("acp_dropped_facts_total", "Facts of pools that are not the platform's", [[{}, m.dropped]]);
+  counter("acp_unknown_discriminators_total", "Instructions or events with a discriminator no IDL knows", [[{}, m.unknownDiscriminators]]);
+  counter("acp_batches_total", "Batches written", [[{}, m.batches]]);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,47 @@
+/**
+ * Which pools and coins belong to the platform. A DBC pool is a platform pool when
+ * its config is a platform config; a DAMM v2 pool is one when a platform DBC pool
+ * migrated into it. Kept in Postgres (platform_pools), mirrored in memory.
+ */
+import type { Sql } from "../../infra/postgres";
+import type { ConfigRegistry, PlatformConfig } from "./configs";
+
+export type PoolEntry = { address: string; mint: string; venue: "dbc" | "damm_v2"; config: string };
+
+export class PoolRegistry {
+  private pools = new Map<string, PoolEntry>();
+  private mints = new Map<string, PoolEntry>();
+
+  constructor(readonly configs: ConfigRegistry) {}
+
+  static async load(sql: Sql, configs: ConfigRegistry): Promise<PoolRegistry> {
+    const r = new PoolRegistry(configs);
+    const rows = await sql<PoolEntry[]>`SELECT address, mint, venue, config FROM platform_pools`;
+    for (const row of rows) r.remember(row);
+    return r;
+  }
+
+  remember(entry: PoolEntry): void {
+    this.pools.set(entry.address, entry);
+    if (entry.venue === "dbc" || !this.mints.has(entry.mint)) this.mints.set(entry.mint, entry);
+  }
+
+  pool(address: string): PoolEntry | undefined {
+    return this.pools.get(address);
+  }
+
+  /** the platform config of a coin, if the coin is a platform coin */
+  configOfMint(mint: string): PlatformConfig | undefined {
+    const entry = this.mints.get(mint);
+    return entry ? this.configs.byAddress.get(entry.config) : undefined;
+  }
+
+  isPlatformConfig(address: string): boolean {
+    return this.configs.byAddress.has(address);
+  }
+}
+
+export async function persistPools(sql: Sql, entries: PoolEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await sql`INSERT INTO platform_pools ${sql(entries, "address", "mint", "venue", "config")} ON CONFLICT (address) DO NOTHING`;
+}

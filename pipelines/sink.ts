@@ -1,0 +1,124 @@
+/**
+ * The pipeline sink: a batch of transaction envelopes → platform facts in
+ * ClickHouse and chain-following state in Postgres. `write` resolves only once
+ * everything in the batch is durable; batches are written one at a time.
+ */
+import type { ClickHouse } from "../infra/clickhouse";
+import type { Sql } from "../infra/postgres";
+import type { Logger } from "../infra/log";
+import type { Fact, PoolCreated } from "../ingest/facts";
+import type { TxEnvelope } from "./envelope";
+import { classify, factFromJson, factKey, factToJson, type Parked } from "./classify";
+import { FACT_TABLES, toRows } from "./rows";
+import { newRowsOnly, newSignaturesOnly } from "./gate";
+import { persistPools, type PoolRegistry } from "./platform/registry";
+import { mirrorDirectory, upsertAgentsForPools } from "./agents-sink";
+import { bump, type PipelineMetrics } from "./metrics";
+
+export type SinkDeps = { ch: ClickHouse; sql: Sql; registry: PoolRegistry; metrics: PipelineMetrics; log: Logger };
+export type WriteResult = { stored: number; duplicates: number; parked: number; dropped: number };
+
+export type FactSink = { write(batch: TxEnvelope[]): Promise<WriteResult> };
+
+export function createFactSink(deps: SinkDeps): FactSink {
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    write(batch) {
+      const run = queue.then(() => writeBatch(deps, batch));
+      queue = run.catch(() => {});
+      return run;
+    },
+  };
+}
+
+async function writeBatch(deps: SinkDeps, batch: TxEnvelope[]): Promise<WriteResult> {
+  const { ch, sql, registry, metrics } = deps;
+  const facts: Fact[] = [];
+  for (const env of batch) for (const f of env.facts) facts.push(f);
+
+  let round = classify(facts, registry);
+  const accepted = [...round.accepted];
+  const parked: Parked[] = [...round.parked];
+  let dropped = round.dropped;
+  const newPools = [...round.newPools];
+
+  // Facts parked earlier that were waiting for a pool or coin this batch makes known.
+  let unparkedKeys: string[] = [];
+  if (newPools.length) {
+    await persistPools(sql, newPools);
+    for (const p of newPools) registry.remember(p);
+    const waiting = [...new Set(newPools.flatMap((p) => [p.address, p.mint]))];
+    const rows = await sql<{ fact_key: string; fact: unknown }[]>`SELECT fact_key, fact FROM parked_facts WHERE waits_for IN ${sql(waiting)}`;
+    if (rows.length) {
+      round = classify(rows.map((r) => factFromJson(r.fact)), registry);
+      accepted.push(...round.accepted);
+      parked.push(...round.parked);
+      dropped += round.dropped;
+      unparkedKeys = rows.map((r) => r.fact_key);
+    }
+  }
+
+  // Agents before facts: the coin is listed by the time its trades are visible.
+  const created = accepted.filter((f): f is PoolCreated => f.kind === "pool_created");
+  const agents = await upsertAgentsForPools(sql, dedupeBy(created, (p) => p.mint));
+  await mirrorDirectory(ch, registry.configs, agents);
+
+  const rows = toRows(accepted, (f) =>
+    f.kind === "trade" && f.config ? registry.configs.byAddress.get(f.config) ?? registry.configOfMint(f.mint) : registry.configOfMint(f.mint),
+  );
+  let stored = 0;
+  let duplicates = 0;
+  for (const table of FACT_TABLES) {
+    const all = rows[table];
+    if (all.length === 0) continue;
+    const fresh = await newRowsOnly(ch, table, all);
+    duplicates += all.length - fresh.length;
+    await ch.insert(table, fresh);
+    stored += fresh.length;
+    if (table !== "activity") bump(metrics.facts, table, fresh.length);
+  }
+
+  if (parked.length) {
+    const values = dedupeBy(parked, (p) => factKey(p.fact)).map((p) => ({ fact_key: factKey(p.fact), waits_for: p.waitsFor, fact: factToJson(p.fact) }));
+    await sql`INSERT INTO parked_facts ${sql(values as never[], "fact_key", "waits_for", "fact")} ON CONFLICT (fact_key) DO NOTHING`;
+  }
+  if (unparkedKeys.length) {
+    const stillParked = new Set(parked.map((p) => factKey(p.fact)));
+    const done = unparkedKeys.filter((k) => !stillParked.has(k));
+    if (done.length) await sql`DELETE FROM parked_facts WHERE fact_key IN ${sql(done)}`;
+    metrics.unparked += done.length;
+  }
+
+  // The transaction ledger last: a transaction is recorded once all its facts are.
+  const rawRows = batch.map((e) => ({
+    signature: e.signature,
+    slot: e.slot,
+    block_time: e.blockTime,
+    received_at: e.receivedAt,
+    source: e.source,
+    status: e.status,
+    fact_count: e.facts.length,
+    unknown_count: e.unknownCount,
+    error_count: e.errorCount,
+    detail: e.detail,
+    payload: e.payload,
+  }));
+  const freshTx = await newSignaturesOnly(ch, rawRows);
+  await ch.insert("raw_transactions", freshTx);
+  for (const r of freshTx) {
+    bump(metrics.transactions, r.status as string);
+    metrics.unknownDiscriminators += r.unknown_count as number;
+  }
+
+  metrics.duplicates += duplicates;
+  metrics.parked += parked.length;
+  metrics.dropped += dropped;
+  metrics.batches++;
+  return { stored, duplicates, parked: parked.length, dropped };
+}
+
+function dedupeBy<T>(items: T[], key: (t: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const i of items) if (!seen.has(key(i))) seen.set(key(i), i);
+  return [...seen.values()];
+}

@@ -1,0 +1,104 @@
+-- What the Data API reads. Every view writes TO a named table. Inputs reach the
+-- fact tables exactly once (the pipeline's insert gate), so sums and counts are
+-- safe; "last" values use argMax over the fact key, which is idempotent anyway.
+
+-- Per-mint market state across the coin's whole life (curve and DAMM v2).
+CREATE TABLE IF NOT EXISTS market_state (
+  mint String,
+  last_key AggregateFunction(max, Tuple(UInt64, String, UInt16, Int16)),
+  sqrt_price AggregateFunction(argMax, UInt128, Tuple(UInt64, String, UInt16, Int16)),
+  price_sol AggregateFunction(argMax, Float64, Tuple(UInt64, String, UInt16, Int16)),
+  pool AggregateFunction(argMax, String, Tuple(UInt64, String, UInt16, Int16)),
+  venue AggregateFunction(argMax, String, Tuple(UInt64, String, UInt16, Int16)),
+  quote_reserve AggregateFunction(argMax, UInt64, Tuple(UInt64, String, UInt16, Int16)),
+  migration_threshold SimpleAggregateFunction(max, UInt64),
+  first_at SimpleAggregateFunction(min, DateTime('UTC')),
+  last_at SimpleAggregateFunction(max, DateTime('UTC')),
+  trades SimpleAggregateFunction(sum, UInt64),
+  volume_sol SimpleAggregateFunction(sum, UInt128)
+) ENGINE = AggregatingMergeTree
+ORDER BY mint;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS market_state_mv TO market_state AS
+SELECT
+  mint,
+  maxState(tuple(slot, signature, ix, inner)) AS last_key,
+  argMaxState(sqrt_price, tuple(slot, signature, ix, inner)) AS sqrt_price,
+  argMaxState(price_sol, tuple(slot, signature, ix, inner)) AS price_sol,
+  argMaxState(pool, tuple(slot, signature, ix, inner)) AS pool,
+  argMaxState(toString(venue), tuple(slot, signature, ix, inner)) AS venue,
+  argMaxState(quote_reserve, tuple(slot, signature, ix, inner)) AS quote_reserve,
+  max(migration_threshold) AS migration_threshold,
+  min(at) AS first_at,
+  max(at) AS last_at,
+  toUInt64(count()) AS trades,
+  sum(toUInt128(amount_quote)) AS volume_sol
+FROM trades
+GROUP BY mint;
+
+-- One-minute OHLCV per coin, curve and DAMM v2 in one series.
+CREATE TABLE IF NOT EXISTS candles_1m (
+  mint String,
+  minute DateTime('UTC'),
+  open AggregateFunction(argMin, Float64, Tuple(UInt64, String, UInt16, Int16)),
+  close AggregateFunction(argMax, Float64, Tuple(UInt64, String, UInt16, Int16)),
+  high SimpleAggregateFunction(max, Float64),
+  low SimpleAggregateFunction(min, Float64),
+  volume_sol SimpleAggregateFunction(sum, UInt128),
+  volume_token SimpleAggregateFunction(sum, UInt128),
+  trades SimpleAggregateFunction(sum, UInt64),
+  buys SimpleAggregateFunction(sum, UInt64)
+) ENGINE = AggregatingMergeTree
+ORDER BY (mint, minute);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS candles_1m_mv TO candles_1m AS
+SELECT
+  mint,
+  toStartOfMinute(at) AS minute,
+  argMinState(price_sol, tuple(slot, signature, ix, inner)) AS open,
+  argMaxState(price_sol, tuple(slot, signature, ix, inner)) AS close,
+  max(price_sol) AS high,
+  min(price_sol) AS low,
+  sum(toUInt128(amount_quote)) AS volume_sol,
+  sum(toUInt128(amount_base)) AS volume_token,
+  toUInt64(count()) AS trades,
+  toUInt64(countIf(side = 'buy')) AS buys
+FROM trades
+GROUP BY mint, minute;
+
+-- Time-ordered per-minute volume per coin: a 24 h window over every coin (the
+-- trending sort) reads only the last 1,440 minutes.
+CREATE TABLE IF NOT EXISTS volume_1m (
+  minute DateTime('UTC'),
+  mint String,
+  volume_sol SimpleAggregateFunction(sum, UInt128),
+  trades SimpleAggregateFunction(sum, UInt64)
+) ENGINE = AggregatingMergeTree
+ORDER BY (minute, mint);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS volume_1m_mv TO volume_1m AS
+SELECT toStartOfMinute(at) AS minute, mint, sum(toUInt128(amount_quote)) AS volume_sol, toUInt64(count()) AS trades
+FROM trades
+GROUP BY minute, mint;
+
+-- Platform-wide per-minute totals for stats.
+CREATE TABLE IF NOT EXISTS platform_minute (
+  minute DateTime('UTC'),
+  trades SimpleAggregateFunction(sum, UInt64),
+  volume_sol SimpleAggregateFunction(sum, UInt128)
+) ENGINE = AggregatingMergeTree
+ORDER BY minute;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS platform_minute_mv TO platform_minute AS
+SELECT toStartOfMinute(at) AS minute, toUInt64(count()) AS trades, sum(toUInt128(amount_quote)) AS volume_sol
+FROM trades
+GROUP BY minute;
+
+CREATE TABLE IF NOT EXISTS burn_totals (
+  mint String,
+  burned SimpleAggregateFunction(sum, UInt128)
+) ENGINE = AggregatingMergeTree
+ORDER BY mint;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS burn_totals_mv TO burn_totals AS
+SELECT mint, sum(toUInt128(amount)) AS burned FROM burns GROUP BY mint;
