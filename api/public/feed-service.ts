@@ -8,11 +8,11 @@ import { decodeCursor, encodeCursor, DEFAULT_ACTIVITY_KINDS, type ActivityKind }
 import { notFound } from "../errors";
 
 type TradeRow = {
-  mint: string; signature: string; ix: number; inner: number; slot: string; at: string; side: string; trader: string;
+  mint: string; signature: string; ix: number; inner: number; slot_text: string; at: string; side: string; trader: string;
   amount_quote: string; amount_base: string; base_decimals: number; price_sol: number; quote_mint: string;
 };
 
-const TRADE_COLUMNS = `mint, signature, ix, inner, toString(slot) AS slot, at, side, trader, toString(amount_quote) AS amount_quote,
+const TRADE_COLUMNS = `mint, signature, ix, inner, toString(slot) AS slot_text, at, side, trader, toString(amount_quote) AS amount_quote,
   toString(amount_base) AS amount_base, base_decimals, price_sol, quote_mint`;
 
 export async function assertPublicAgent(deps: PublicDeps, mint: string): Promise<void> {
@@ -34,7 +34,7 @@ export async function listTrades(deps: PublicDeps, mint: string, q: { limit: num
   const last = page.at(-1);
   return {
     items: page.map((t) => tradeItem(t, solUsd)),
-    nextCursor: rows.length > q.limit && last ? encodeCursor(`trades:${mint}`, [last.slot, last.signature, last.ix, last.inner]) : null,
+    nextCursor: rows.length > q.limit && last ? encodeCursor(`trades:${mint}`, [last.slot_text, last.signature, last.ix, last.inner]) : null,
   };
 }
 
@@ -44,7 +44,7 @@ function tradeItem(t: TradeRow, solUsd: number) {
     signature: t.signature,
     mint: t.mint,
     at: toIso(t.at),
-    slot: Number(t.slot),
+    slot: Number(t.slot_text),
     side: t.side,
     trader: t.trader,
     amountSol,
