@@ -60,7 +60,12 @@ if (simConfigs) {
     seed: config.simulator.seed,
     txPerSecond: config.simulator.txPerSecond,
   });
-  const simulator = createSimulator({ seed: config.simulator.seed, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) });
+  const simulator = createSimulator({
+    seed: config.simulator.seed,
+    configs: simConfigs,
+    startTime: Math.floor(Date.now() / 1000),
+    secondsPerTx: 1 / config.simulator.txPerSecond, // chain time follows the wall clock
+  });
   const url = `http://127.0.0.1:${server.server?.port}/v1/ingest/helius`;
   simulatorRun = runSimulator({
     simulator,

@@ -1,0 +1,77 @@
+/**
+ * A large synthetic market for read benchmarks, generated inside ClickHouse
+ * (INSERT ... SELECT FROM numbers) so 10M trades load in seconds through the
+ * same tables and materialized views the pipeline feeds. Agents are registered
+ * in Postgres and the directory exactly as the pipeline does.
+ */
+import type { ClickHouse } from "../infra/clickhouse";
+import type { Sql } from "../infra/postgres";
+import type { PlatformConfig } from "../pipelines/platform/configs";
+
+const MINT_EXPR = (k: string) => `base58Encode(concat(reinterpretAsString(sipHash128(toString(${k}))), reinterpretAsString(sipHash128(toString(${k} + 1000000)))))`;
+
+export async function benchMints(ch: ClickHouse, agents: number): Promise<string[]> {
+  const rows = await ch.query<{ mint: string }>(`SELECT ${MINT_EXPR("number")} AS mint FROM numbers({n:UInt32}) ORDER BY number`, { n: agents });
+  return rows.map((r) => r.mint);
+}
+
+export async function loadAgents(ch: ClickHouse, sql: Sql, config: PlatformConfig, agents: number): Promise<string[]> {
+  const mints = await benchMints(ch, agents);
+  const now = Date.now();
+  const rows = mints.map((mint, i) => ({
+    mint,
+    coin_name: `Bench Coin ${i}`,
+    symbol: `B${i}`,
+    creator: mint.slice(0, 32),
+    vault: mint.slice(0, 32),
+    config: config.address,
+    dbc_pool: `pool${mint}`.slice(0, 44),
+    created_at: new Date(now - (agents - i) * 60_000),
+  }));
+  for (let i = 0; i < rows.length; i += 1000) {
+    await sql`INSERT INTO agents ${sql(rows.slice(i, i + 1000), "mint", "coin_name", "symbol", "creator", "vault", "config", "dbc_pool", "created_at")} ON CONFLICT DO NOTHING`;
+  }
+  await ch.command(
+    `INSERT INTO agent_directory (mint, version, name, coin_name, symbol, category, status, state, hidden, created_at, config, decimals, supply_atoms, start_sqrt_price)
+     SELECT ${MINT_EXPR("number")}, 1, concat('Bench Coin ', toString(number)), concat('Bench Coin ', toString(number)), concat('B', toString(number)),
+       ['community','trading','predicting','content','rewards','stocks','gambler'][number % 7 + 1], 'active', 'asleep', 0,
+       fromUnixTimestamp64Milli(toInt64({now:Int64} - ({n:UInt32} - number) * 60000), 'UTC'), {config:String}, {dec:UInt8}, {supply:UInt64}, {sqrt:UInt128}
+     FROM numbers({n:UInt32})`,
+    { n: agents, now, config: config.address, dec: config.tokenDecimals, supply: config.supplyAtoms.toString(), sqrt: config.sqrtStartPrice.toString() },
+  );
+  return mints;
+}
+
+/**
+ * Adds `count` trades spread over the last `days` days (newest last), skewed so a
+ * few coins trade most, starting at trade number `offset`.
+ */
+export async function loadTrades(ch: ClickHouse, opts: { offset: number; count: number; total: number; agents: number; days: number; config: string }) {
+  const chunk = 1_000_000;
+  for (let start = opts.offset; start < opts.offset + opts.count; start += chunk) {
+    const n = Math.min(chunk, opts.offset + opts.count - start);
+    await ch.command(
+      `INSERT INTO trades
+       SELECT
+         ${MINT_EXPR("toUInt64(pow(randCanonical(), 2) * {agents:UInt32})")} AS mint,
+         300000000 + number AS slot,
+         base58Encode(concat(reinterpretAsString(sipHash128(number)), reinterpretAsString(sipHash128(number + 1)),
+                             reinterpretAsString(sipHash128(number + 2)), reinterpretAsString(sipHash128(number + 3)))) AS signature,
+         2 AS ix, 3 AS inner,
+         toDateTime(toUnixTimestamp(now()) - intDiv(({total:UInt64} - number) * {days:UInt64} * 86400, {total:UInt64}), 'UTC') AS at,
+         'dbc' AS venue, '' AS pool, {config:String} AS config, 'So11111111111111111111111111111111111111112' AS quote_mint,
+         if(number % 3 = 0, 'sell', 'buy') AS side,
+         base58Encode(reinterpretAsString(sipHash128(number % 50000))) AS trader,
+         10000000 + (number % 997) * 1000000 AS amount_quote,
+         1000000000 + (number % 991) * 100000000 AS amount_base,
+         toUInt128(sqrt(price_sol * 1000) * 18446744073709551616) AS sqrt_price,
+         (number % 1000) * 100000000 AS quote_reserve,
+         100000000000 AS migration_threshold,
+         200000 AS trading_fee, 50000 AS protocol_fee, 0 AS referral_fee,
+         6 AS base_decimals,
+         0.00000003 * (1 + (number % 1000) / 100) AS price_sol
+       FROM numbers({start:UInt64}, {n:UInt64})`,
+      { agents: opts.agents, total: opts.total, days: opts.days, config: opts.config, start, n },
+    );
+  }
+}

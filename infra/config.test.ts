@@ -1,0 +1,48 @@
+import { describe, expect, test } from "bun:test";
+import { loadConfig, ConfigError, parsePlatformConfigs } from "./config";
+
+describe("config", () => {
+  test("defaults are the embedded mode with the simulator", () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.databaseUrl).toBeNull();
+    expect(c.clickhouseUrl).toBeNull();
+    expect(c.cluster).toBe("mainnet");
+    expect(c.simulator.enabled).toBe(true);
+    expect(c.price.sources).toEqual(["oracle", "aggregator", "exchange"]);
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  test("a chain turns the simulator off unless asked", () => {
+    expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example" }).simulator.enabled).toBe(false);
+    expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example", SIMULATOR: "on" }).simulator.enabled).toBe(true);
+  });
+
+  test("PLATFORM_CONFIGS parses launch, stock and legacy entries", () => {
+    expect(
+      parsePlatformConfigs(
+        "launch:CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew, stock:TSLA:dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN,legacy:cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG",
+      ),
+    ).toEqual([
+      { role: "launch", address: "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew", ticker: null },
+      { role: "stock", address: "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN", ticker: "TSLA" },
+      { role: "legacy", address: "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG", ticker: null },
+    ]);
+  });
+
+  test("bad values stop start-up naming every bad key", () => {
+    let message = "";
+    try {
+      loadConfig({ PORT: "eighty", SOLANA_CLUSTER: "testnet", DATABASE_URL: "mysql://x" });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    expect(message).toContain("PORT");
+    expect(message).toContain("SOLANA_CLUSTER");
+    expect(message).toContain("DATABASE_URL");
+    expect(() => loadConfig({ PLATFORM_CONFIGS: "launch:nope" })).toThrow(/PLATFORM_CONFIGS/);
+    expect(() => loadConfig({ SOL_PRICE_SOURCES: "oracle,magic" })).toThrow(/SOL_PRICE_SOURCES: "magic"/);
+    expect(() => loadConfig({ HELIUS_WEBHOOK_SECRET: "short" })).toThrow(/HELIUS_WEBHOOK_SECRET/);
+  });
+});
