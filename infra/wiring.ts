@@ -14,6 +14,7 @@ import { createInProcessBus } from "../pipelines/bus";
 import { createMetrics, prometheusText } from "../pipelines/metrics";
 import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, type PriceSource, type SolPriceService } from "./sol-price";
 import { createResponseCache } from "../api/public/cache";
+import { createMarketBoard } from "../api/public/market-board";
 import { createApp } from "../api/app";
 import type { SolanaRpc } from "./solana-rpc";
 
@@ -39,6 +40,8 @@ export async function wirePlatform(opts: {
   price?: SolPriceService;
   rpc?: SolanaRpc | null;
   responseCache?: boolean;
+  /** how old the in-memory market board behind the agents list may get; 0 = always fresh */
+  boardRefreshMs?: number;
 }) {
   const { config, log, engines, configs } = opts;
   const registry = await PoolRegistry.load(engines.sql, configs);
@@ -57,6 +60,7 @@ export async function wirePlatform(opts: {
       publicBaseUrl: config.publicBaseUrl,
       cluster: config.cluster,
       cache: createResponseCache(opts.responseCache === false ? 0 : 5000),
+      board: createMarketBoard(engines.ch, opts.boardRefreshMs ?? 5000),
     },
     ingest: { bus, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
   });

@@ -20,13 +20,43 @@ export type WriteResult = { stored: number; duplicates: number; parked: number; 
 
 export type FactSink = { write(batch: TxEnvelope[]): Promise<WriteResult> };
 
-export function createFactSink(deps: SinkDeps): FactSink {
-  let queue: Promise<unknown> = Promise.resolve();
+/**
+ * Group commit: batches that arrive while a write is running are written together
+ * in the next one (one insert per table for all of them), and every caller's
+ * promise settles when its rows are durable. Under load this turns many small
+ * webhook calls into few large inserts, which is what ClickHouse wants.
+ */
+export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 20_000): FactSink {
+  type Waiting = { batch: TxEnvelope[]; resolve: (r: WriteResult) => void; reject: (e: unknown) => void };
+  let waiting: Waiting[] = [];
+  let running = false;
+
+  async function drain() {
+    running = true;
+    while (waiting.length) {
+      const group: Waiting[] = [];
+      let size = 0;
+      while (waiting.length && (group.length === 0 || size + waiting[0]!.batch.length <= maxEnvelopesPerWrite)) {
+        const w = waiting.shift()!;
+        group.push(w);
+        size += w.batch.length;
+      }
+      try {
+        const result = await writeBatch(deps, group.flatMap((w) => w.batch));
+        for (const w of group) w.resolve(result);
+      } catch (err) {
+        for (const w of group) w.reject(err);
+      }
+    }
+    running = false;
+  }
+
   return {
     write(batch) {
-      const run = queue.then(() => writeBatch(deps, batch));
-      queue = run.catch(() => {});
-      return run;
+      return new Promise<WriteResult>((resolve, reject) => {
+        waiting.push({ batch, resolve, reject });
+        if (!running) void drain();
+      });
     },
   };
 }

@@ -7,17 +7,19 @@ import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
 import type { SolPriceService } from "../../infra/sol-price";
 import { formatUnits, priceFromSqrt, type ConfigRegistry, type PlatformConfig } from "../../pipelines/platform/configs";
-import { FROM_JOINED, MARKET_COLUMNS, type MarketRow } from "./market-sql";
+import { readMarketRows, type MarketRow } from "./market-sql";
+import type { MarketBoard } from "./market-board";
 import { decodeCursor, encodeCursor } from "./model";
 import { notFound } from "../errors";
 
-export type PublicDeps = { ch: ClickHouse; sql: Sql; configs: ConfigRegistry; price: SolPriceService; publicBaseUrl: string };
+export type PublicDeps = { ch: ClickHouse; sql: Sql; configs: ConfigRegistry; price: SolPriceService; publicBaseUrl: string; board: MarketBoard };
 
-const SORT_KEY = {
-  new: { expr: "toInt64(toUnixTimestamp64Milli(d.created_at))", cursor: "number" as const, cast: "toInt64({cv:Int64})" },
-  marketcap: { expr: "toUInt256(market_cap_lamports)", cursor: "string" as const, cast: "toUInt256({cv:String})" },
-  trending: { expr: "toUInt256(v.volume_24h)", cursor: "string" as const, cast: "toUInt256({cv:String})" },
-  volume: { expr: "toUInt256(m.volume_sol)", cursor: "string" as const, cast: "toUInt256({cv:String})" },
+type Sort = "new" | "marketcap" | "trending" | "volume";
+const SORT_VALUE: Record<Sort, (r: MarketRow) => bigint> = {
+  new: (r) => BigInt(r.createdMs),
+  marketcap: (r) => r.marketCap,
+  trending: (r) => r.volume24h,
+  volume: (r) => r.volumeAll,
 };
 
 type RegistryRow = {
@@ -29,53 +31,76 @@ type RegistryRow = {
 
 const since24h = () => Math.floor(Date.now() / 1000) - 86400;
 
-export async function listAgents(
-  deps: PublicDeps,
-  q: { sort: keyof typeof SORT_KEY; category?: string; q?: string; limit: number; cursor?: string },
-) {
-  const sort = SORT_KEY[q.sort];
-  const position = decodeCursor(`agents:${q.sort}`, q.cursor, [sort.cursor, "string"]);
-  const where = ["d.hidden = 0"];
-  const params: Record<string, unknown> = { since: since24h(), limit: q.limit + 1 };
-  if (q.category) (where.push("d.category = {category:String}"), (params.category = q.category));
-  if (q.q) {
-    where.push(
-      "(d.mint = {q:String} OR positionCaseInsensitiveUTF8(d.coin_name, {q:String}) > 0 OR positionCaseInsensitiveUTF8(d.symbol, {q:String}) > 0 OR positionCaseInsensitiveUTF8(d.name, {q:String}) > 0)",
-    );
-    params.q = q.q;
-  }
-  if (position) {
-    where.push(`(sort_key, d.mint) < (${sort.cast}, {cm:String})`);
-    params.cv = position[0];
-    params.cm = position[1];
-  }
-  const rows = await deps.ch.query<MarketRow & { sort_key: string }>(
-    `SELECT ${MARKET_COLUMNS}, toString(${sort.expr}) AS sort_key_out, ${sort.expr} AS sort_key
-     ${FROM_JOINED}
-     WHERE ${where.join(" AND ")}
-     ORDER BY sort_key DESC, d.mint DESC
-     LIMIT {limit:UInt32}`,
-    params,
+/** Newest/biggest first; ties broken by mint, descending, so pages never overlap. */
+export async function listAgents(deps: PublicDeps, q: { sort: Sort; category?: string; q?: string; limit: number; cursor?: string }) {
+  const position = decodeCursor(`agents:${q.sort}`, q.cursor, ["string", "string"]);
+  const value = SORT_VALUE[q.sort];
+  const needle = q.q?.toLowerCase();
+  const after = position ? { v: BigInt(position[0] as string), m: position[1] as string } : null;
+  const matches = (await deps.board.rows()).filter(
+    (r) =>
+      !r.hidden &&
+      (!q.category || r.category === q.category) &&
+      (!needle || r.mint === q.q || r.coin_name.toLowerCase().includes(needle) || r.symbol.toLowerCase().includes(needle) || r.name.toLowerCase().includes(needle)) &&
+      (!after || value(r) < after.v || (value(r) === after.v && r.mint < after.m)),
   );
-  const page = rows.slice(0, q.limit);
-  const items = await toAgents(deps, page, false);
-  const last = page.at(-1) as (MarketRow & { sort_key_out: string }) | undefined;
-  const nextCursor =
-    rows.length > q.limit && last
-      ? encodeCursor(`agents:${q.sort}`, [sort.cursor === "number" ? Number(last.sort_key_out) : last.sort_key_out, last.mint])
-      : null;
-  return { items, nextCursor };
+  const page = topN(matches, q.limit + 1, (a, b) => {
+    const va = value(a), vb = value(b);
+    return va === vb ? (a.mint < b.mint ? 1 : a.mint > b.mint ? -1 : 0) : va < vb ? 1 : -1;
+  });
+  const shown = page.slice(0, q.limit);
+  const items = await toAgents(deps, shown, false);
+  const last = shown.at(-1);
+  return { items, nextCursor: page.length > q.limit && last ? encodeCursor(`agents:${q.sort}`, [value(last).toString(), last.mint]) : null };
+}
+
+/** The first n of items under cmp, without sorting everything. */
+function topN<T>(items: T[], n: number, cmp: (a: T, b: T) => number): T[] {
+  if (items.length <= n * 4) return items.sort(cmp).slice(0, n);
+  const top: T[] = [];
+  for (const item of items) {
+    if (top.length < n) {
+      top.push(item);
+      if (top.length === n) top.sort(cmp);
+    } else if (cmp(item, top[n - 1]!) < 0) {
+      let i = n - 1;
+      while (i > 0 && cmp(item, top[i - 1]!) < 0) i--;
+      top.splice(i, 0, item);
+      top.pop();
+    }
+  }
+  return top.length < n ? top.sort(cmp) : top;
 }
 
 export async function getAgent(deps: PublicDeps, mint: string) {
-  const rows = await deps.ch.query<MarketRow>(
-    `SELECT ${MARKET_COLUMNS} ${FROM_JOINED} WHERE d.mint = {mint:String} AND d.hidden = 0`,
-    { mint, since: since24h() },
-  );
+  const rows = (await readMarketRows(deps.ch, mint)).filter((r) => !r.hidden);
   if (rows.length === 0) throw notFound(`no public agent with mint ${mint}`);
   const [agent] = await toAgents(deps, rows, true);
   if (!agent) throw notFound(`no public agent with mint ${mint}`);
   return agent;
+}
+
+/** Per coin, the close of the last one-minute candle that ended at least 24 h ago (two keyed reads). */
+async function closeBefore(deps: PublicDeps, mints: string[], cutoff: number): Promise<{ mint: string; price: number }[]> {
+  // look back two days first (reads few rows per coin), and further only for coins not found there
+  const lastMinute = (ms: string[], from: number) =>
+    deps.ch.query<{ mint: string; last_minute: string }>(
+      `SELECT mint, toString(toUnixTimestamp(max(minute))) AS last_minute FROM candles_1m
+       WHERE mint IN {mints:Array(String)} AND minute >= toDateTime({from:UInt32}, 'UTC')
+         AND minute < toStartOfMinute(toDateTime({cutoff:UInt32}, 'UTC')) GROUP BY mint`,
+      { mints: ms, cutoff, from },
+    );
+  const minutes = await lastMinute(mints, cutoff - 2 * 86400);
+  const missing = mints.filter((m) => !minutes.some((x) => x.mint === m));
+  if (missing.length) minutes.push(...(await lastMinute(missing, 0)));
+  if (minutes.length === 0) return [];
+  const wanted = new Map(minutes.map((m) => [m.mint, m.last_minute]));
+  const closes = await deps.ch.query<{ mint: string; minute: string; price: number }>(
+    `SELECT mint, toString(toUnixTimestamp(minute)) AS minute, argMaxMerge(close) AS price FROM candles_1m
+     WHERE mint IN {mints:Array(String)} AND minute IN {minutes:Array(DateTime('UTC'))} GROUP BY mint, minute`,
+    { mints: [...wanted.keys()], minutes: [...new Set(minutes.map((m) => Number(m.last_minute)))] },
+  );
+  return closes.filter((c) => wanted.get(c.mint) === c.minute);
 }
 
 async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean) {
@@ -91,12 +116,7 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
       "SELECT mint, argMax(damm_pool, slot) AS damm_pool FROM pool_events WHERE mint IN {mints:Array(String)} AND kind = 'migration' GROUP BY mint",
       { mints },
     ),
-    deps.ch.query<{ mint: string; price: number }>(
-      `SELECT mint, argMaxMerge(close) AS price FROM candles_1m
-       WHERE mint IN {mints:Array(String)} AND minute < toStartOfMinute(toDateTime({cutoff:UInt32}, 'UTC'))
-       GROUP BY mint`,
-      { mints, cutoff: since24h() },
-    ),
+    closeBefore(deps, mints, since24h()),
     deps.price.current().then((p) => p ?? deps.price.lastKnown()),
   ]);
   const reg = new Map(registry.map((r) => [r.mint, r]));
@@ -110,15 +130,15 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
     if (!a || a.hidden) return [];
     const cfg = deps.configs.byAddress.get(a.config);
     const quoteDecimals = cfg?.quote.decimals ?? 9;
-    const priceSol = row.has_trades ? row.traded_price_sol : priceFromSqrt(BigInt(row.sqrt_price), row.decimals, quoteDecimals);
-    const mcapLamports = BigInt(row.market_cap_lamports);
-    const volume24h = BigInt(row.volume_24h || "0");
+    const priceSol = row.tradedPriceSol ?? priceFromSqrt(row.sqrtPrice, row.decimals, quoteDecimals);
+    const mcapLamports = row.marketCap;
+    const volume24h = row.volume24h;
     const dammPool = grad.get(row.mint);
-    const threshold = BigInt(row.migration_threshold || "0") || cfg?.migrationQuoteThreshold || 0n;
-    const reserve = row.has_trades && row.venue === "dbc" ? BigInt(row.quote_reserve) : 0n;
+    const threshold = row.migrationThreshold || cfg?.migrationQuoteThreshold || 0n;
+    const reserve = row.venue === "dbc" ? row.quoteReserve : 0n;
     const progressPct = dammPool ? 100 : threshold > 0n ? Math.min(100, Number((reserve * 10000n) / threshold) / 100) : 0;
     const oldPrice = old.get(row.mint);
-    const youngerThan24h = !row.first_at || toIso(row.first_at) > cutoffIso;
+    const youngerThan24h = !row.firstAt || toIso(row.firstAt) > cutoffIso;
     const change24hPct = youngerThan24h || !oldPrice ? null : round((priceSol / oldPrice - 1) * 100, 4);
     const mcapSol = Number(mcapLamports) / 1e9;
     return [
@@ -133,7 +153,7 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
         role: a.template,
         state: a.state,
         status: a.status,
-        createdAt: new Date(Number(row.created_ms)).toISOString(),
+        createdAt: new Date(row.createdMs).toISOString(),
         creator: a.creator,
         agentUrl: `${deps.publicBaseUrl}/agents/${row.mint}`,
         market: {
@@ -149,7 +169,7 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
           progressPct,
           graduated: Boolean(dammPool),
           pool: dammPool ?? a.dbc_pool,
-          lastTradeAt: row.last_at ? toIso(row.last_at) : null,
+          lastTradeAt: row.lastAt ? toIso(row.lastAt) : null,
           quote: quoteOf(cfg),
         },
         budget: {

@@ -3,7 +3,6 @@
  */
 import { formatUnits, valueAtSqrt } from "../../pipelines/platform/configs";
 import type { PublicDeps } from "./agents-service";
-import { FROM_JOINED } from "./market-sql";
 
 export async function stats(deps: PublicDeps) {
   const since = Math.floor(Date.now() / 1000) - 86400;
@@ -16,17 +15,12 @@ export async function stats(deps: PublicDeps) {
       "SELECT toString(sum(trades)) AS trades, toString(sum(volume_sol)) AS volume FROM platform_minute WHERE minute >= toDateTime({since:UInt32}, 'UTC')",
       { since },
     ),
-    deps.ch.query<{ cap: string }>(
-      `SELECT toString(sum(intDiv(toUInt256(if(m.mint = '', d.start_sqrt_price, m.sqrt_price)) * toUInt256(if(m.mint = '', d.start_sqrt_price, m.sqrt_price))
-         * toUInt256(greatest(toInt256(d.supply_atoms) - toInt256(b.burned), toInt256(0))), toUInt256('340282366920938463463374607431768211456')))) AS cap
-       ${FROM_JOINED} WHERE d.hidden = 0`,
-      { since },
-    ),
+    deps.board.rows().then((rows) => rows.reduce((sum, r) => (r.hidden ? sum : sum + r.marketCap), 0n)),
     deps.price.current().then((p) => p ?? deps.price.lastKnown()),
   ]);
   const c = counts[0]!;
   const volume = BigInt(window[0]?.volume ?? "0");
-  const capLamports = BigInt(cap[0]?.cap ?? "0");
+  const capLamports = cap;
   const solUsd = sol?.usd ?? 0;
   return {
     agents: { total: Number(c.total), active: Number(c.active), launching: Number(c.launching), awake: Number(c.awake) },

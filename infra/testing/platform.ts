@@ -42,6 +42,7 @@ export async function testPlatform(configs: ConfigRegistry, opts: { solUsd?: num
     webhookSecret: TEST_WEBHOOK_SECRET,
     price: createSolPriceService(sources, log),
     responseCache: opts.responseCache ?? false,
+    boardRefreshMs: 0,
   });
   const call = async (path: string, init: RequestInit = {}) => {
     const res = await platform.app.handle(new Request(`http://local${path}`, init));

@@ -1,0 +1,32 @@
+/**
+ * The market board: every coin's directory and market row, read from ClickHouse
+ * at most once per `refreshMs` and kept in memory, so listing, filtering and
+ * sorting 10k coins costs microseconds whatever the number of trades. Requests
+ * are answered from the last board while the next one loads (stale by at most
+ * about `refreshMs` plus one load; the agents list may be cached 5 s anyway).
+ */
+import type { ClickHouse } from "../../infra/clickhouse";
+import { readMarketRows, type MarketRow } from "./market-sql";
+
+export type MarketBoard = { rows(): Promise<MarketRow[]> };
+
+export function createMarketBoard(ch: ClickHouse, refreshMs = 1000, now = () => Date.now()): MarketBoard {
+  let board: { at: number; rows: MarketRow[] } | null = null;
+  let loading: Promise<MarketRow[]> | null = null;
+
+  const load = () =>
+    (loading ??= readMarketRows(ch, null, Math.floor(now() / 1000))
+      .then((rows) => {
+        board = { at: now(), rows };
+        return rows;
+      })
+      .finally(() => (loading = null)));
+
+  return {
+    async rows() {
+      if (!board || refreshMs === 0) return load();
+      if (now() - board.at >= refreshMs) void load().catch(() => {}); // refresh in the background
+      return board.rows;
+    },
+  };
+}

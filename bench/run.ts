@@ -1,0 +1,190 @@
+/**
+ * The benchmark: ingest throughput through the webhook against straight inserts,
+ * freshness, and Data API latency/throughput at 1M and 10M trades over 10k agents.
+ * Run: `npm run bench` (options: --txs 60000 --sizes 1000000,10000000 --seconds 3).
+ * Writes bench/results/latest.json and prints a Markdown table for the README.
+ */
+import { mkdtempSync, chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startEmbeddedPostgres, connectSql } from "../infra/postgres";
+import { createChdb } from "../infra/clickhouse/chdb";
+import { migrateClickhouse, migratePostgres, migrationFiles, statements } from "../infra/migrate";
+import { createLogger } from "../infra/log";
+import { loadConfig } from "../infra/config";
+import { wirePlatform } from "../infra/wiring";
+import { createSolPriceService } from "../infra/sol-price";
+import { fixedPriceSourceTestDouble } from "../infra/testing/platform";
+import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
+import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
+import { loadAgents, loadTrades } from "./dataset";
+import { measureUrl, peakRssMiB, percentile, round } from "./measure";
+
+const { values: args } = parseArgs({
+  options: { txs: { type: "string", default: "60000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
+});
+const TXS = Number(args.txs);
+const SIZES = args.sizes!.split(",").map(Number);
+const SECONDS = Number(args.seconds);
+const AGENTS = 10_000;
+const SECRET = "bench-webhook-secret-0123456789";
+const out: Record<string, unknown> = { machine: { cores: navigator.hardwareConcurrency, bun: Bun.version }, at: new Date().toISOString() };
+const say = (msg: string) => console.error(`[bench] ${msg}`);
+
+// Engines in a fresh folder
+const dir = mkdtempSync(join(tmpdir(), "acp-bench-"));
+chmodSync(dir, 0o755);
+const log = createLogger("warn");
+const pg = await startEmbeddedPostgres(join(dir, "postgres"), log);
+const sql = connectSql(pg.url, 20);
+const ch = await createChdb(join(dir, "clickhouse"));
+await migratePostgres(sql, log);
+await migrateClickhouse(ch, log);
+
+const simConfigs = fixtureSimConfigs(7);
+const configs = simulatedConfigRegistry(simConfigs);
+const config = loadConfig({ SIMULATOR: "off", PUBLIC_BASE_URL: "https://agents.example" });
+const price = createSolPriceService([fixedPriceSourceTestDouble(150)], log); // loopback test double: no price feed here
+const wire = (responseCache: boolean) => wirePlatform({ config, log, engines: { ch, sql }, configs, webhookSecret: SECRET, price, responseCache });
+const uncached = await wire(false);
+const cached = await wire(true);
+const uncachedServer = uncached.app.listen({ port: 0, hostname: "127.0.0.1" });
+const cachedServer = cached.app.listen({ port: 0, hostname: "127.0.0.1" });
+const base = `http://127.0.0.1:${uncachedServer.server!.port}`;
+const cachedBase = `http://127.0.0.1:${cachedServer.server!.port}`;
+
+// 1. Ingest through the webhook
+say(`generating ${TXS} simulated transactions`);
+const sim = createSimulator({ seed: 7, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - TXS, secondsPerTx: 1, pools: 200 });
+const BATCH = 100;
+const bodies: string[] = [];
+for (let i = 0; i < TXS; i += BATCH) bodies.push(JSON.stringify(sim.next(Math.min(BATCH, TXS - i))));
+const tradesBefore = Number((await ch.query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n);
+say(`posting ${bodies.length} webhook calls of ${BATCH}`);
+const post = (body: string) =>
+  fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: SECRET, "content-type": "application/json" }, body }).then(async (r) => {
+    if (!r.ok) throw new Error(`webhook answered ${r.status}: ${await r.text()}`);
+  });
+const webhookLatency: number[] = [];
+let next = 0;
+const t0 = performance.now();
+await Promise.all(
+  Array.from({ length: 16 }, async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++]!;
+      const t = performance.now();
+      await post(body);
+      webhookLatency.push(performance.now() - t);
+    }
+  }),
+);
+const ingestSeconds = (performance.now() - t0) / 1000;
+const tradesIngested = Number((await ch.query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n) - tradesBefore;
+webhookLatency.sort((a, b) => a - b);
+
+// Same rows straight into an identical schema (tables and views) in another database
+say("inserting the same rows straight into ClickHouse");
+const rows = await ch.query<Record<string, unknown>>("SELECT * EXCEPT at, toUnixTimestamp(at) AS at FROM trades");
+await ch.command("CREATE DATABASE IF NOT EXISTS bench_direct");
+await ch.command("USE bench_direct");
+for (const f of migrationFiles("clickhouse")) for (const s of statements(f.text)) await ch.command(s);
+await ch.command("USE default");
+const perBatch = 10_000; // the engine's best case: large inserts
+const t1 = performance.now();
+for (let i = 0; i < rows.length; i += perBatch) await ch.insert("bench_direct.trades", rows.slice(i, i + perBatch));
+const directSeconds = (performance.now() - t1) / 1000;
+out.ingest = {
+  transactions: TXS,
+  trades: tradesIngested,
+  webhookCalls: bodies.length,
+  tradesPerSecondWebhook: Math.round(tradesIngested / ingestSeconds),
+  transactionsPerSecondWebhook: Math.round(TXS / ingestSeconds),
+  tradesPerSecondDirectInsert: Math.round(rows.length / directSeconds),
+  ratioWebhookToDirect: round(tradesIngested / ingestSeconds / (rows.length / directSeconds), 3),
+  webhookCallP50ms: round(percentile(webhookLatency, 50)),
+  webhookCallP99ms: round(percentile(webhookLatency, 99)),
+};
+say(JSON.stringify(out.ingest));
+
+// 2. Freshness: webhook 200 → visible in /trades (uncached)
+say("freshness");
+const fresh: number[] = [];
+for (let i = 0; i < 300 && fresh.length < 200; i++) {
+  const [tx] = sim.next(1);
+  const trade = (tx as any).instructions && (await import("../ingest/helius/handle")).toEnvelopes([tx], "simulator")[0]!.facts.find((f) => f.kind === "trade");
+  await post(JSON.stringify([tx]));
+  const t = performance.now();
+  if (!trade || trade.kind !== "trade") continue;
+  for (;;) {
+    const res = await fetch(`${base}/v1/public/agents/${trade.mint}/trades?limit=5`);
+    const body = (await res.json()) as { items?: { signature: string }[] };
+    if (body.items?.some((x) => x.signature === trade.signature)) break;
+  }
+  fresh.push(performance.now() - t);
+}
+fresh.sort((a, b) => a - b);
+out.freshness = { samples: fresh.length, p50ms: round(percentile(fresh, 50)), p99ms: round(percentile(fresh, 99)) };
+say(JSON.stringify(out.freshness));
+
+// 3. Data API at each size
+const launch = configs.launch!;
+const mints = await loadAgents(ch, sql, launch, AGENTS);
+const hot = mints[0]!;
+const endpoints: [string, string][] = [
+  ["agents sort=new", "/v1/public/agents"],
+  ["agents sort=marketcap", "/v1/public/agents?sort=marketcap"],
+  ["agents sort=trending", "/v1/public/agents?sort=trending"],
+  ["agents sort=volume", "/v1/public/agents?sort=volume"],
+  ["agents q=", "/v1/public/agents?q=coin%2042"],
+  ["agent detail", `/v1/public/agents/${hot}`],
+  ["trades", `/v1/public/agents/${hot}/trades`],
+  ["agent activity", `/v1/public/agents/${hot}/activity?kinds=launch,trade`],
+  ["activity", "/v1/public/activity"],
+  ["stats", "/v1/public/stats"],
+  ["price/sol", "/v1/public/price/sol"],
+  ["configs", "/v1/public/configs"],
+];
+const api: Record<string, unknown> = {};
+let loaded = 0;
+for (const size of SIZES) {
+  say(`loading trades up to ${size}`);
+  const t = performance.now();
+  await loadTrades(ch, { offset: loaded, count: size - loaded, total: SIZES.at(-1)!, agents: AGENTS, days: 30, config: launch.address });
+  say(`loaded ${size - loaded} trades in ${round((performance.now() - t) / 1000, 1)} s`);
+  loaded = size;
+  const results: Record<string, unknown> = {};
+  for (const [name, path] of endpoints) {
+    const u = await measureUrl(base + path, { samples: 60, concurrency: 4, seconds: SECONDS });
+    const c = await measureUrl(cachedBase + path, { samples: 60, concurrency: 4, seconds: SECONDS });
+    results[name] = { uncached: u, cached: c };
+    say(`${size} ${name}: uncached p50 ${u.p50} p99 ${u.p99} ms ${u.rps} rps; cached p50 ${c.p50} p99 ${c.p99} ms ${c.rps} rps${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
+  }
+  api[String(size)] = results;
+}
+out.api = api;
+out.peakRssMiB = await peakRssMiB();
+
+mkdirSync(join(import.meta.dir, "results"), { recursive: true });
+writeFileSync(join(import.meta.dir, "results", "latest.json"), JSON.stringify(out, null, 2));
+console.log(markdown(out));
+uncachedServer.stop();
+cachedServer.stop();
+await sql.end({ timeout: 1 });
+await pg.stop();
+process.exit(0);
+
+function markdown(o: any): string {
+  const lines = [
+    `Ingest: ${o.ingest.tradesPerSecondWebhook} trades/s through the webhook (${o.ingest.transactionsPerSecondWebhook} tx/s, ${o.ingest.trades} trades in ${o.ingest.webhookCalls} calls of 100 tx); straight inserts of the same rows: ${o.ingest.tradesPerSecondDirectInsert} trades/s; ratio ${o.ingest.ratioWebhookToDirect}. Webhook call p50 ${o.ingest.webhookCallP50ms} ms, p99 ${o.ingest.webhookCallP99ms} ms.`,
+    `Freshness (webhook 200 → visible in /trades): p50 ${o.freshness.p50ms} ms, p99 ${o.freshness.p99ms} ms (${o.freshness.samples} samples).`,
+    `Peak RSS: ${o.peakRssMiB} MiB.`,
+    "",
+    "| endpoint | trades | uncached p50 / p99 ms | uncached req/s | cached p50 / p99 ms | cached req/s |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const [size, results] of Object.entries(o.api as Record<string, any>))
+    for (const [name, r] of Object.entries(results as Record<string, any>))
+      lines.push(`| ${name} | ${Number(size).toLocaleString("en")} | ${r.uncached.p50} / ${r.uncached.p99} | ${r.uncached.rps} | ${r.cached.p50} / ${r.cached.p99} | ${r.cached.rps} |`);
+  return lines.join("\n");
+}

@@ -1,0 +1,36 @@
+/** DAMM v2 position fee claims: token A is the coin, token B the quote. */
+import type { FeeClaim } from "../facts";
+import { DAMM_V2 } from "./program-coder";
+import {
+  account,
+  big,
+  type EventDecoder,
+  eventDecoder,
+  factKey,
+  pk,
+  requireParent,
+  requireSame,
+  type Site,
+} from "./site";
+
+function decodeClaimPositionFee(ev: any, site: Site): void {
+  const parent = requireParent(site, ["claim_position_fee"]);
+  const pool = pk(ev.pool);
+  requireSame("pool", pool, account(parent, "pool"));
+  const fact: FeeClaim = {
+    ...factKey(site),
+    kind: "fee_claim",
+    venue: "damm_v2",
+    role: "position",
+    pool,
+    mint: account(parent, "token_a_mint"),
+    claimer: pk(ev.owner),
+    baseAmount: big(ev.fee_a_claimed),
+    quoteAmount: big(ev.fee_b_claimed),
+  };
+  site.out.facts.push(fact);
+}
+
+export const dammFeeClaimDecoders: EventDecoder[] = [
+  eventDecoder(DAMM_V2, "EvtClaimPositionFee", decodeClaimPositionFee),
+];

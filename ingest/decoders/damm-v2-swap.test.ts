@@ -1,0 +1,85 @@
+import { expect, test } from "bun:test";
+import type { Trade } from "../facts";
+import { decodeTransaction } from "./index";
+import { fixtureTx } from "./testing";
+
+// The README calls these "older program version: legacy EvtSwap", and they do carry that
+// event (discriminator 1b3c15d58aaabb93, unknown to the current IDL). They carry a
+// current-layout EvtSwap2 as well (180-byte body, decodes exactly, amounts match the
+// token balance changes), so each yields one trade plus one `unknown` entry.
+const CP_AMM = "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG";
+const POOL = "3x9G9Cpi33HvAxreN1KMiqqCtybXC8uyj3myAKTCuKV9";
+const MINT = "GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx";
+const WSOL = "So11111111111111111111111111111111111111112";
+const TRADER = "5awoNsCULYySQaxHsGYxd9Xm7cr3GjyTZj8FmU4zsVEf";
+
+test("DAMM v2 buy: B -> A, 1 SOL in", async () => {
+  const d = decodeTransaction(await fixtureTx("damm-v2-buy.enhanced.json"));
+  const buy: Trade = {
+    signature: "28uuEn1518R6trARqBRPC4cDxCKUwP9zx9GNrzMaLiWoqKtSQUzZsGWhpzLwBvNTnaT9JuJaMyfrSGwJgjDkhN3r",
+    ix: 5,
+    inner: 3,
+    slot: 415186108,
+    blockTime: 1760695930,
+    kind: "trade",
+    venue: "damm_v2",
+    pool: POOL,
+    config: "",
+    mint: MINT,
+    quoteMint: WSOL,
+    side: "buy",
+    trader: TRADER,
+    // vault EbrJPis... +1000000000 lamports; trader's token account +98989904042605
+    amountQuote: 1_000_000_000n,
+    amountBase: 98_989_904_042_605n,
+    sqrtPrice: 81_671_379_781_740_927n,
+    quoteReserve: 1_979_999_998n,
+    migrationThreshold: 0n,
+    tradingFee: 16_000_000n,
+    protocolFee: 4_000_000n,
+    referralFee: 0n,
+  };
+  expect(d.facts).toEqual([buy]);
+  expect(d.unknown).toEqual([{ program: CP_AMM, discriminator: "1b3c15d58aaabb93", ix: 5, inner: 2 }]);
+  expect(d.errors).toEqual([]);
+});
+
+test("DAMM v2 sell: A -> B", async () => {
+  const d = decodeTransaction(await fixtureTx("damm-v2-sell.enhanced.json"));
+  const sell: Trade = {
+    signature: "66cZgGQey59s3GK4QvrxG1rRRpw1VANrcpym7EntkWaXof2tENbTXU8Efhk2HLbp9tLjUCb5dRqGwLkKioYJMvPB",
+    ix: 3,
+    inner: 3,
+    slot: 415186255,
+    blockTime: 1760695987,
+    kind: "trade",
+    venue: "damm_v2",
+    pool: POOL,
+    config: "",
+    mint: MINT,
+    quoteMint: WSOL,
+    side: "sell",
+    trader: TRADER,
+    // vault EbrJPis... -19130 lamports; trader's token account -1000000000
+    amountQuote: 19_130n,
+    amountBase: 1_000_000_000n,
+    sqrtPrice: 81_670_571_243_210_272n,
+    quoteReserve: 1_979_980_397n,
+    migrationThreshold: 0n,
+    tradingFee: 377n,
+    protocolFee: 94n,
+    referralFee: 0n,
+  };
+  expect(d.facts).toEqual([sell]);
+  expect(d.unknown).toEqual([{ program: CP_AMM, discriminator: "1b3c15d58aaabb93", ix: 3, inner: 2 }]);
+  expect(d.errors).toEqual([]);
+});
+
+test("with only the legacy event, a DAMM v2 swap yields no trade and no error", async () => {
+  const tx = await fixtureTx("damm-v2-buy.enhanced.json");
+  tx.instructions[5]!.inner.splice(3, 1); // drop EvtSwap2
+  const d = decodeTransaction(tx);
+  expect(d.facts).toEqual([]);
+  expect(d.unknown).toEqual([{ program: CP_AMM, discriminator: "1b3c15d58aaabb93", ix: 5, inner: 2 }]);
+  expect(d.errors).toEqual([]);
+});

@@ -1,0 +1,55 @@
+/**
+ * DAMM v2 (cp-amm) swaps from EvtSwap2. A graduated platform coin is token A and the quote
+ * is token B, so A -> B (trade_direction 0) is a sell. Older cp-amm versions emitted an
+ * EvtSwap the current IDL no longer knows; those land in `unknown`.
+ */
+import type { Trade } from "../facts";
+import { DAMM_V2 } from "./program-coder";
+import {
+  account,
+  big,
+  DecodeError,
+  type EventDecoder,
+  eventDecoder,
+  factKey,
+  pk,
+  requireParent,
+  requireSame,
+  type Site,
+} from "./site";
+
+const SWAP_INSTRUCTIONS = ["swap", "swap2"] as const;
+
+function decodeSwap2(ev: any, site: Site): void {
+  const parent = requireParent(site, SWAP_INSTRUCTIONS);
+  const pool = pk(ev.pool);
+  requireSame("pool", pool, account(parent, "pool"));
+  const direction: number = ev.trade_direction;
+  if (direction !== 0 && direction !== 1) throw new DecodeError(`trade_direction ${direction}`);
+  const side = direction === 1 ? "buy" : "sell";
+  const r = ev.swap_result;
+  const amountIn = big(r.included_fee_input_amount);
+  const amountOut = big(r.output_amount);
+  const fact: Trade = {
+    ...factKey(site),
+    kind: "trade",
+    venue: "damm_v2",
+    pool,
+    config: "",
+    mint: account(parent, "token_a_mint"),
+    quoteMint: account(parent, "token_b_mint"),
+    side,
+    trader: account(parent, "payer"),
+    amountQuote: side === "buy" ? amountIn : amountOut,
+    amountBase: side === "buy" ? amountOut : amountIn,
+    sqrtPrice: big(r.next_sqrt_price),
+    quoteReserve: big(ev.reserve_b_amount),
+    migrationThreshold: 0n,
+    tradingFee: big(r.claiming_fee),
+    protocolFee: big(r.protocol_fee),
+    referralFee: big(r.referral_fee),
+  };
+  site.out.facts.push(fact);
+}
+
+export const dammSwapDecoders: EventDecoder[] = [eventDecoder(DAMM_V2, "EvtSwap2", decodeSwap2)];

@@ -1,0 +1,95 @@
+/**
+ * DBC swaps. Current programs emit EvtSwap2 and, beside it for the same swap, the legacy
+ * EvtSwap; older ones only EvtSwap. One trade per swap: legacy events are set aside and
+ * decoded only when the transaction has no EvtSwap2 at all (which also saves their cost).
+ */
+import type { DecodedTransaction, Trade } from "../facts";
+import { DBC, decodeEventBody } from "./program-coder";
+import {
+  account,
+  big,
+  DecodeError,
+  errorMessage,
+  type EventDecoder,
+  factKey,
+  pk,
+  requireParent,
+  requireSame,
+  type Site,
+  type TxState,
+} from "./site";
+
+const SWAP_INSTRUCTIONS = ["swap", "swap2", "swap2_with_transfer_hook"] as const;
+
+/** trade_direction: 0 = base -> quote (sell), 1 = quote -> base (buy) */
+function side(direction: number): "buy" | "sell" {
+  if (direction === 1) return "buy";
+  if (direction === 0) return "sell";
+  throw new DecodeError(`trade_direction ${direction}`);
+}
+
+function trade(ev: any, site: Site, amountIn: bigint, quoteReserve: bigint, threshold: bigint): Trade {
+  const parent = requireParent(site, SWAP_INSTRUCTIONS);
+  const pool = pk(ev.pool);
+  requireSame("pool", pool, account(parent, "pool"));
+  const s = side(ev.trade_direction);
+  const r = ev.swap_result;
+  const amountOut = big(r.output_amount);
+  return {
+    ...factKey(site),
+    kind: "trade",
+    venue: "dbc",
+    pool,
+    config: pk(ev.config),
+    mint: account(parent, "base_mint"),
+    quoteMint: account(parent, "quote_mint"),
+    side: s,
+    trader: account(parent, "payer"),
+    amountQuote: s === "buy" ? amountIn : amountOut,
+    amountBase: s === "buy" ? amountOut : amountIn,
+    sqrtPrice: big(r.next_sqrt_price),
+    quoteReserve,
+    migrationThreshold: threshold,
+    tradingFee: big(r.trading_fee),
+    protocolFee: big(r.protocol_fee),
+    referralFee: big(r.referral_fee),
+  };
+}
+
+function swap2(event: string): EventDecoder {
+  return {
+    program: DBC,
+    event,
+    decode(data, site) {
+      // set before decoding: a malformed EvtSwap2 is an error, not a reason to fall back to EvtSwap
+      site.state.sawDbcSwap2 = true;
+      const ev = decodeEventBody(DBC, event, data);
+      const amountIn = big(ev.swap_result.included_fee_input_amount);
+      site.out.facts.push(trade(ev, site, amountIn, big(ev.quote_reserve_amount), big(ev.migration_threshold)));
+    },
+  };
+}
+
+export const dbcSwapDecoders: EventDecoder[] = [
+  swap2("EvtSwap2"),
+  swap2("EvtSwap2WithTransferHook"),
+  { program: DBC, event: "EvtSwap", decode: (data, site) => void site.state.legacySwaps.push({ data, site }) },
+];
+
+/** End of transaction: legacy EvtSwap trades, when no EvtSwap2 superseded them. */
+export function settleLegacySwaps(out: DecodedTransaction, state: TxState): void {
+  if (state.sawDbcSwap2 || state.legacySwaps.length === 0) return;
+  for (const { data, site } of state.legacySwaps) {
+    try {
+      const ev = decodeEventBody(DBC, "EvtSwap", data);
+      // amount_in, not swap_result.actual_input_amount: the latter excludes a fee taken from
+      // the input (a 0.2 SOL buy reports 0.196), while EvtSwap2's included_fee_input_amount
+      // and the vault balance change are 0.2. The legacy event has no reserve or threshold.
+      out.facts.push(trade(ev, site, big(ev.amount_in), 0n, 0n));
+    } catch (e) {
+      out.errors.push({ ix: site.ix, inner: site.inner, message: `EvtSwap: ${errorMessage(e)}` });
+    }
+  }
+  // keep facts in execution order
+  out.facts.sort((a, b) => a.ix - b.ix || a.inner - b.inner);
+}

@@ -1,0 +1,143 @@
+/**
+ * decodeTransaction: walks every instruction in execution order (each outer instruction,
+ * then its inner list), remembers per program the last non-event instruction (the parent
+ * of the events that follow it) and hands each known event or instruction to its decoder.
+ */
+import type { DecodedTransaction } from "../facts";
+import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
+import { discriminatorHex, isEventCpi } from "./event-cpi";
+import { DAMM_V2, DBC, type IxInfo, type ProgramCoder } from "./program-coder";
+import { errorMessage, type EventDecoder, type InstructionDecoder, type Parent, type Site, type TxState } from "./site";
+import { burnFromInstruction } from "./spl-burn";
+import { poolCreatedDecoders } from "./dbc-pool-created";
+import { dbcSwapDecoders, settleLegacySwaps } from "./dbc-swap";
+import { curveCompleteDecoders } from "./dbc-curve-complete";
+import { migrationDecoder } from "./dbc-migration";
+import { dbcFeeClaimDecoders } from "./dbc-fee-claims";
+import { surplusDecoders } from "./dbc-surplus";
+import { dammSwapDecoders } from "./damm-v2-swap";
+import { dammFeeClaimDecoders } from "./damm-v2-fee-claim";
+
+const EVENT_DECODERS: EventDecoder[] = [
+  ...poolCreatedDecoders,
+  ...dbcSwapDecoders,
+  ...curveCompleteDecoders,
+  ...dbcFeeClaimDecoders,
+  ...surplusDecoders,
+  ...dammSwapDecoders,
+  ...dammFeeClaimDecoders,
+];
+const INSTRUCTION_DECODERS: InstructionDecoder[] = [migrationDecoder];
+
+type Program = {
+  slot: number;
+  coder: ProgramCoder;
+  events: Map<string, EventDecoder>;
+  instructions: Map<string, InstructionDecoder>;
+};
+
+const PROGRAMS = new Map<string, Program>();
+for (const coder of [DBC, DAMM_V2]) {
+  PROGRAMS.set(coder.programId, { slot: PROGRAMS.size, coder, events: new Map(), instructions: new Map() });
+}
+for (const d of EVENT_DECODERS) PROGRAMS.get(d.program.programId)!.events.set(d.event, d);
+for (const d of INSTRUCTION_DECODERS) PROGRAMS.get(d.program.programId)!.instructions.set(d.instruction, d);
+
+class Walker {
+  readonly parents: (Parent | null)[] = new Array(PROGRAMS.size).fill(null);
+  readonly state: TxState = { sawDbcSwap2: false, legacySwaps: [] };
+  ix = 0;
+  outer!: OuterInstruction;
+
+  constructor(
+    readonly tx: ChainTransaction,
+    readonly out: DecodedTransaction,
+  ) {}
+
+  site(inner: number, parent: Parent | null): Site {
+    const { tx, outer, ix, out, state } = this;
+    return { tx, outer, ix, inner, parent, out, state };
+  }
+
+  visit(ins: Instruction, inner: number): void {
+    const program = PROGRAMS.get(ins.programId);
+    if (program === undefined) {
+      const burn = burnFromInstruction(ins, this.tx, this.ix, inner);
+      if (burn === null) return;
+      if (typeof burn === "string") this.out.errors.push({ ix: this.ix, inner, message: burn });
+      else this.out.facts.push(burn);
+      return;
+    }
+    // an event-CPI needs the program's own signature, so it is never an outer instruction
+    if (inner >= 0 && isEventCpi(ins.data)) this.event(program, ins, inner);
+    else this.instruction(program, ins, inner);
+  }
+
+  event(program: Program, ins: Instruction, inner: number): void {
+    const disc = discriminatorHex(ins.data, 8);
+    const name = program.coder.eventByDiscriminator.get(disc);
+    if (name === undefined) {
+      this.out.unknown.push({ program: program.coder.programId, discriminator: disc, ix: this.ix, inner });
+      return;
+    }
+    const decoder = program.events.get(name);
+    if (decoder === undefined) return;
+    try {
+      decoder.decode(ins.data, this.site(inner, this.parents[program.slot]!));
+    } catch (e) {
+      this.out.errors.push({ ix: this.ix, inner, message: `${name}: ${errorMessage(e)}` });
+    }
+  }
+
+  instruction(program: Program, ins: Instruction, inner: number): void {
+    const disc = discriminatorHex(ins.data, 0);
+    let info: IxInfo | undefined = program.coder.ixByDiscriminator.get(disc);
+    if (info === undefined) {
+      this.out.unknown.push({ program: program.coder.programId, discriminator: disc, ix: this.ix, inner });
+      // still the parent of what follows, so events are not pinned on an older instruction
+      info = { name: `unknown(${disc})`, accountIndex: new Map() };
+    }
+    const parent: Parent = { info, instruction: ins };
+    this.parents[program.slot] = parent;
+    const decoder = program.instructions.get(info.name);
+    if (decoder === undefined) return;
+    try {
+      decoder.decode(this.site(inner, parent));
+    } catch (e) {
+      this.out.errors.push({ ix: this.ix, inner, message: `${info.name}: ${errorMessage(e)}` });
+    }
+  }
+
+  run(): void {
+    const list = this.tx.instructions;
+    for (let i = 0; i < list.length; i++) {
+      const outer = list[i]!;
+      this.ix = i;
+      this.outer = outer;
+      // events belong to the outer instruction they were emitted under
+      this.parents.fill(null);
+      this.visit(outer, -1);
+      for (let j = 0; j < outer.inner.length; j++) this.visit(outer.inner[j]!, j);
+    }
+    settleLegacySwaps(this.out, this.state);
+  }
+}
+
+/** Facts, unknown discriminators and decoding errors of one transaction. Never throws. */
+export function decodeTransaction(tx: ChainTransaction): DecodedTransaction {
+  const out: DecodedTransaction = {
+    tx: { signature: tx.signature, slot: tx.slot, blockTime: tx.blockTime, feePayer: tx.feePayer, failed: tx.failed },
+    facts: [],
+    unknown: [],
+    errors: [],
+  };
+  if (tx.failed) return out;
+  const walker = new Walker(tx, out);
+  try {
+    walker.run();
+  } catch (e) {
+    // decoders report through `errors`; this only guards the batch against a bug here
+    out.errors.push({ ix: walker.ix, inner: -1, message: `decoder bug: ${errorMessage(e)}` });
+  }
+  return out;
+}

@@ -1,0 +1,200 @@
+/**
+ * Helius webhook elements (enhanced or raw) and RPC getTransaction results (json
+ * encoding) into ChainTransaction. Input comes from the network: everything is checked,
+ * and anything malformed is reported as a reason instead of thrown.
+ */
+import type { ChainTransaction, Instruction, OuterInstruction } from "./transaction";
+import { decodeBase58 } from "./decoders/base58";
+
+export type NormalizeResult = { ok: true; tx: ChainTransaction } | { ok: false; reason: string };
+
+/** Thrown only inside this module; the exported functions turn it into `ok: false`. */
+class Malformed extends Error {}
+
+function fail(reason: string): never {
+  throw new Malformed(reason);
+}
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown, what: string): string {
+  if (typeof v !== "string" || v.length === 0) fail(`${what}: expected a non-empty string`);
+  return v;
+}
+
+function arr(v: unknown, what: string): unknown[] {
+  if (!Array.isArray(v)) fail(`${what}: expected an array`);
+  return v;
+}
+
+function uint(v: unknown, what: string): number {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) fail(`${what}: expected a non-negative integer`);
+  return v;
+}
+
+/** unix seconds; null/undefined means the source did not say */
+function time(v: unknown, what: string): number {
+  return v === null || v === undefined ? 0 : uint(v, what);
+}
+
+/** Addresses are base58 of 32 bytes: 32 to 44 characters. Full decoding is left to consumers. */
+function address(v: unknown, what: string): string {
+  if (typeof v !== "string" || v.length < 32 || v.length > 44) fail(`${what}: expected a base58 address`);
+  return v;
+}
+
+function data(v: unknown, what: string): Uint8Array {
+  if (typeof v !== "string") fail(`${what}: expected base58 data`);
+  const bytes = decodeBase58(v);
+  if (bytes === null) fail(`${what}: data is not base58`);
+  return bytes;
+}
+
+/** Both sources always carry the error field (null on success); its absence means a mangled payload. */
+function failure(o: Obj, field: string, what: string): boolean {
+  if (!(field in o)) fail(`${what}: missing`);
+  return o[field] !== null;
+}
+
+function wrap(build: () => ChainTransaction): NormalizeResult {
+  try {
+    return { ok: true, tx: build() };
+  } catch (e) {
+    if (e instanceof Malformed) return { ok: false, reason: e.message };
+    return { ok: false, reason: `unexpected: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+// ---- enhanced: instructions carry addresses and base58 data directly ----
+
+function enhancedInstruction(v: unknown, what: string): Instruction {
+  if (!isObj(v)) fail(`${what}: expected an object`);
+  const accounts = arr(v.accounts, `${what}.accounts`);
+  for (let i = 0; i < accounts.length; i++) address(accounts[i], `${what}.accounts[${i}]`);
+  return {
+    programId: address(v.programId, `${what}.programId`),
+    accounts: accounts as string[],
+    data: data(v.data, `${what}.data`),
+  };
+}
+
+function enhanced(e: Obj): ChainTransaction {
+  const ixs = arr(e.instructions, "instructions");
+  const instructions: OuterInstruction[] = new Array(ixs.length);
+  for (let i = 0; i < ixs.length; i++) {
+    const what = `instructions[${i}]`;
+    const outer = enhancedInstruction(ixs[i], what);
+    const innerRaw = (ixs[i] as Obj).innerInstructions;
+    const innerList = innerRaw === undefined || innerRaw === null ? [] : arr(innerRaw, `${what}.innerInstructions`);
+    const inner = new Array<Instruction>(innerList.length);
+    for (let j = 0; j < innerList.length; j++)
+      inner[j] = enhancedInstruction(innerList[j], `${what}.innerInstructions[${j}]`);
+    instructions[i] = { ...outer, inner };
+  }
+  return {
+    signature: str(e.signature, "signature"),
+    slot: uint(e.slot, "slot"),
+    blockTime: time(e.timestamp, "timestamp"),
+    feePayer: address(e.feePayer, "feePayer"),
+    failed: failure(e, "transactionError", "transactionError"),
+    instructions,
+  };
+}
+
+// ---- raw / RPC: instructions refer to account keys by index ----
+
+function accountKeys(message: Obj, meta: Obj): string[] {
+  const keys = arr(message.accountKeys, "transaction.message.accountKeys").map((k, i) =>
+    address(isObj(k) ? k.pubkey : k, `accountKeys[${i}]`),
+  );
+  // v0 transactions: the keys loaded from lookup tables follow, writable first
+  const loaded = meta.loadedAddresses;
+  if (loaded !== undefined && loaded !== null) {
+    if (!isObj(loaded)) fail("meta.loadedAddresses: expected an object");
+    for (const part of ["writable", "readonly"] as const) {
+      const list = loaded[part] === undefined ? [] : arr(loaded[part], `meta.loadedAddresses.${part}`);
+      for (let i = 0; i < list.length; i++) keys.push(address(list[i], `meta.loadedAddresses.${part}[${i}]`));
+    }
+  }
+  return keys;
+}
+
+function keyAt(keys: string[], v: unknown, what: string): string {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= keys.length)
+    fail(`${what}: account index out of range`);
+  return keys[v]!;
+}
+
+function rawInstruction(keys: string[], v: unknown, what: string): Instruction {
+  if (!isObj(v)) fail(`${what}: expected an object`);
+  if (Array.isArray(v.accounts) === false || typeof v.data !== "string")
+    fail(`${what}: expected {programIdIndex, accounts, data} (json encoding, not jsonParsed)`);
+  const idx = v.accounts as unknown[];
+  const accounts = new Array<string>(idx.length);
+  for (let i = 0; i < idx.length; i++) accounts[i] = keyAt(keys, idx[i], `${what}.accounts[${i}]`);
+  return {
+    programId: keyAt(keys, v.programIdIndex, `${what}.programIdIndex`),
+    accounts,
+    data: data(v.data, `${what}.data`),
+  };
+}
+
+function raw(r: Obj): ChainTransaction {
+  if (!isObj(r.transaction)) fail("transaction: expected an object (json encoding, not base64)");
+  if (!isObj(r.meta)) fail("meta: expected an object");
+  const meta = r.meta;
+  const message = r.transaction.message;
+  if (!isObj(message)) fail("transaction.message: expected an object");
+  const signatures = arr(r.transaction.signatures, "transaction.signatures");
+  const keys = accountKeys(message, meta);
+  if (keys.length === 0) fail("accountKeys: empty");
+
+  const outer = arr(message.instructions, "transaction.message.instructions");
+  const instructions: OuterInstruction[] = outer.map((ix, i) => ({
+    ...rawInstruction(keys, ix, `instructions[${i}]`),
+    inner: [],
+  }));
+  const innerGroups =
+    meta.innerInstructions === undefined || meta.innerInstructions === null
+      ? []
+      : arr(meta.innerInstructions, "meta.innerInstructions");
+  for (let g = 0; g < innerGroups.length; g++) {
+    const group = innerGroups[g];
+    const what = `meta.innerInstructions[${g}]`;
+    if (!isObj(group)) fail(`${what}: expected an object`);
+    const index = uint(group.index, `${what}.index`);
+    if (index >= instructions.length) fail(`${what}.index: no such outer instruction`);
+    const list = arr(group.instructions, `${what}.instructions`);
+    const target = instructions[index]!.inner;
+    for (let j = 0; j < list.length; j++) target.push(rawInstruction(keys, list[j], `${what}.instructions[${j}]`));
+  }
+  return {
+    signature: str(signatures[0], "transaction.signatures[0]"),
+    slot: uint(r.slot, "slot"),
+    blockTime: time(r.blockTime, "blockTime"),
+    feePayer: keys[0]!,
+    failed: failure(meta, "err", "meta.err"),
+    instructions,
+  };
+}
+
+/** One element of a Helius webhook array, enhanced or raw. */
+export function normalizeWebhookTransaction(element: unknown): NormalizeResult {
+  if (!isObj(element)) return { ok: false, reason: "expected an object" };
+  if ("transaction" in element || "meta" in element) return wrap(() => raw(element));
+  if ("instructions" in element || "signature" in element) return wrap(() => enhanced(element));
+  return {
+    ok: false,
+    reason: "neither an enhanced (signature, instructions) nor a raw (meta, transaction) transaction",
+  };
+}
+
+/** The result of RPC getTransaction with `encoding: "json"`: the raw shape. */
+export function normalizeRpcTransaction(result: unknown): NormalizeResult {
+  if (!isObj(result)) return { ok: false, reason: "expected an object" };
+  return wrap(() => raw(result));
+}

@@ -1,0 +1,127 @@
+/**
+ * Seeded, deterministic load simulator: Helius enhanced-webhook payloads of a platform
+ * whose coins launch on DBC, trade on the curve, graduate to DAMM v2 and trade there.
+ * Same seed and options give byte-identical output.
+ */
+import type { EnhancedTransaction } from "./helius";
+import { Market, type Intent, type MarketOptions, type SimCounts } from "./market";
+import type { ConfigRole } from "./world";
+
+export type { SimConfig, ConfigRole } from "./world";
+export type { EnhancedTransaction } from "./helius";
+export type { Intent, SimCounts } from "./market";
+export { fixtureSimConfigs, decodeFixturePoolConfig } from "./configs";
+
+export type SimulatorOptions = MarketOptions;
+
+export type SimPoolView = {
+  index: number;
+  mint: string;
+  pool: string;
+  creator: string;
+  config: string;
+  role: ConfigRole;
+  quoteMint: string;
+  name: string;
+  symbol: string;
+  curveComplete: boolean;
+  graduated: boolean;
+  /** the DAMM v2 pool once migrated, else null */
+  dammPool: string | null;
+  holders: number;
+};
+
+export type SimulatorState = {
+  pools: SimPoolView[];
+  counts: Readonly<SimCounts>;
+  /** unix seconds of the next transaction */
+  now: number;
+  /** one per fact, when created with recordIntents */
+  intents: readonly Intent[] | null;
+};
+
+export type Simulator = {
+  /** the next `count` transactions, in chain order */
+  next(count: number): EnhancedTransaction[];
+  /** a read-only snapshot for tests and reports */
+  state(): SimulatorState;
+};
+
+export function createSimulator(opts: SimulatorOptions): Simulator {
+  const market = new Market(opts);
+  return {
+    next(count: number): EnhancedTransaction[] {
+      const out = new Array<EnhancedTransaction>(count);
+      for (let i = 0; i < count; i++) out[i] = market.step();
+      return out;
+    },
+    state(): SimulatorState {
+      return {
+        pools: market.pools.map((p) => ({
+          index: p.index,
+          mint: p.mint,
+          pool: p.pool,
+          creator: p.creator,
+          config: p.config.address,
+          role: p.config.role,
+          quoteMint: p.config.quoteMint,
+          name: p.name,
+          symbol: p.symbol,
+          curveComplete: p.phase !== "curve",
+          graduated: p.phase === "graduated",
+          dammPool: p.damm?.pool ?? null,
+          holders: p.holders.length,
+        })),
+        counts: { ...market.counts },
+        now: market.now,
+        intents: market.intents,
+      };
+    },
+  };
+}
+
+export type RunOptions = {
+  simulator: Simulator;
+  /** delivers one webhook body (an array of transactions), e.g. a POST to the webhook route */
+  post: (body: unknown[]) => Promise<void>;
+  txPerSecond: number;
+  batchSize: number;
+  signal: AbortSignal;
+};
+
+export type RunReport = { batches: number; transactions: number; seconds: number };
+
+/**
+ * Posts batches at `txPerSecond` until aborted. Batches are posted one at a time, in
+ * chain order; when `post` is slower than the rate, the run falls behind rather than
+ * overlapping deliveries (the reported rate says so).
+ */
+export async function runSimulator(o: RunOptions): Promise<RunReport> {
+  if (!(o.txPerSecond > 0) || !(o.batchSize > 0)) throw new Error("runSimulator: txPerSecond and batchSize must be positive");
+  const started = performance.now();
+  let transactions = 0;
+  let batches = 0;
+  while (!o.signal.aborted) {
+    const due = started + (transactions / o.txPerSecond) * 1000;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait, o.signal);
+    if (o.signal.aborted) break;
+    const body = o.simulator.next(o.batchSize);
+    await o.post(body);
+    transactions += body.length;
+    batches++;
+  }
+  return { batches, transactions, seconds: (performance.now() - started) / 1000 };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
