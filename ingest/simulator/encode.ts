@@ -8,7 +8,7 @@ import { BorshCoder, type Idl } from "@coral-xyz/anchor";
 import { PublicKey } from "@solana/web3.js";
 import { DynamicBondingCurveIdl } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { CpAmmIdl } from "@meteora-ag/cp-amm-sdk";
-import { encodeBase58 } from "./base58";
+import { encodeBase58 } from "../decoders/base58";
 
 /** One instruction as Helius enhanced webhooks carry it. */
 export type SimInstruction = { programId: string; accounts: string[]; data: string };

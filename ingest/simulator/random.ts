@@ -2,7 +2,7 @@
  * Seeded randomness for the simulator. Everything is integer arithmetic (no Math.random,
  * no Math.exp/log), so the same seed gives byte-identical output on every engine.
  */
-import { encodeBase58 } from "./base58";
+import { encodeBase58 } from "../decoders/base58";
 
 /** splitmix32: spreads a small seed over the 128 bits of xoshiro state. */
 function splitmix32(seed: number): () => number {
