@@ -88,6 +88,7 @@ async function shutdown(signal: string) {
   await simulatorRun;
   await server.stop();
   await platform.bus.close();
+  await platform.decoder.close();
   await ch.close();
   await pg.stop();
   log.info("stopped");

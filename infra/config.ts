@@ -71,6 +71,8 @@ const EnvSchema = v.object({
   SIMULATOR_SEED: positiveInt("42"),
   /** simulator transactions per second */
   SIMULATOR_TPS: positiveInt("20"),
+  /** worker threads that decode webhook bodies (0 = decode on the HTTP event loop) */
+  DECODE_WORKERS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0), v.maxValue(64)), "1"),
   /** seconds a vault's wallet balance stays cached */
   WALLET_CACHE_SECONDS: positiveInt("60"),
   /** debug, info, warn or error */
@@ -90,6 +92,7 @@ export type Config = Readonly<{
   price: Readonly<{ sources: readonly PriceSourceName[]; oracleAccount: string | null; aggregatorUrl: string | null; exchangeUrl: string | null }>;
   simulator: Readonly<{ enabled: boolean; seed: number; txPerSecond: number }>;
   walletCacheSeconds: number;
+  decodeWorkers: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
@@ -140,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       txPerSecond: e.SIMULATOR_TPS,
     }),
     walletCacheSeconds: e.WALLET_CACHE_SECONDS,
+    decodeWorkers: e.DECODE_WORKERS,
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -17,6 +17,7 @@ import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
 import { createApp } from "../api/app";
 import type { SolanaRpc } from "./solana-rpc";
+import { createDecodePool } from "../ingest/helius/decode-pool";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -42,12 +43,14 @@ export async function wirePlatform(opts: {
   responseCache?: boolean;
   /** how old the in-memory market board behind the agents list may get; 0 = always fresh */
   boardRefreshMs?: number;
+  decodeWorkers?: number;
 }) {
   const { config, log, engines, configs } = opts;
   const registry = await PoolRegistry.load(engines.sql, configs);
   const metrics = createMetrics();
   const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }) });
   const bus = createInProcessBus(sink);
+  const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const app = createApp({
     log,
@@ -62,7 +65,7 @@ export async function wirePlatform(opts: {
       cache: createResponseCache(opts.responseCache === false ? 0 : 5000),
       board: createMarketBoard(engines.ch, opts.boardRefreshMs ?? 5000),
     },
-    ingest: { bus, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
+    ingest: { bus, decoder, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
   });
-  return { app, bus, sink, metrics, registry, price };
+  return { app, bus, sink, metrics, registry, price, decoder };
 }

@@ -6,7 +6,7 @@ import { Elysia } from "elysia";
 import { timingSafeEqual, createHash } from "node:crypto";
 import type { Bus } from "../../pipelines/bus";
 import type { Logger } from "../../infra/log";
-import { checkWebhookBody, toEnvelopes } from "../../ingest/helius/handle";
+import type { DecodePool } from "../../ingest/helius/decode-pool";
 import { ApiError } from "../errors";
 
 /** Constant-time comparison (hashing first makes the lengths equal). */
@@ -17,7 +17,7 @@ export function secretMatches(given: string | null, expected: string | null): bo
   return timingSafeEqual(a, b);
 }
 
-export type IngestDeps = { bus: Bus; webhookSecret: () => string | null; log: Logger };
+export type IngestDeps = { bus: Bus; decoder: DecodePool; webhookSecret: () => string | null; log: Logger };
 
 export const ingestRoutes = (deps: IngestDeps) =>
   new Elysia({ prefix: "/v1/ingest" }).post(
@@ -25,16 +25,9 @@ export const ingestRoutes = (deps: IngestDeps) =>
     async ({ request }) => {
       if (!secretMatches(request.headers.get("authorization"), deps.webhookSecret()))
         throw new ApiError(401, "UNAUTHORIZED", "the Authorization header does not match the webhook secret");
-      const text = await request.text();
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new ApiError(400, "VALIDATION_ERROR", "the body is not valid JSON; Helius sends a JSON array of transactions");
-      }
-      const checked = checkWebhookBody(body);
-      if (!checked.ok) throw new ApiError(400, "VALIDATION_ERROR", checked.message);
-      const envelopes = toEnvelopes(checked.elements, "helius");
+      const decoded = await deps.decoder.decode(await request.text(), "helius");
+      if (!decoded.ok) throw new ApiError(400, "VALIDATION_ERROR", decoded.message);
+      const envelopes = decoded.envelopes;
       try {
         await deps.bus.publish(envelopes);
       } catch (err) {

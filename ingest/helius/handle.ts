@@ -39,3 +39,18 @@ export function toEnvelopes(elements: unknown[], source: TxEnvelope["source"], r
     return envelopeFromDecoded(source, receivedAt, decodeTransaction(normalized.tx), () => JSON.stringify(element));
   });
 }
+
+export type DecodedBody = { ok: true; envelopes: TxEnvelope[] } | { ok: false; message: string };
+
+/** A webhook body as text → envelopes, or what is wrong with it. */
+export function decodeWebhookText(text: string, source: TxEnvelope["source"], receivedAt: number): DecodedBody {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, message: "the body is not valid JSON; Helius sends a JSON array of transactions" };
+  }
+  const checked = checkWebhookBody(body);
+  if (!checked.ok) return checked;
+  return { ok: true, envelopes: toEnvelopes(checked.elements, source, receivedAt) };
+}

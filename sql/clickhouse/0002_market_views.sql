@@ -1,16 +1,19 @@
 -- What the Data API reads. Every view writes TO a named table. Inputs reach the
 -- fact tables exactly once (the pipeline's insert gate), so sums and counts are
--- safe; "last" values use argMax over the fact key, which is idempotent anyway.
+-- safe; "last" values use argMax over the fact's chain order, which is
+-- idempotent anyway. The order is one UInt128 (slot, outer ix, inner ix, and 32
+-- bits of the signature's hash to order transactions of one slot the same way
+-- whatever the delivery order): far cheaper to keep and compare than a tuple.
 
 -- Per-mint market state across the coin's whole life (curve and DAMM v2).
 CREATE TABLE IF NOT EXISTS market_state (
   mint String,
-  last_key AggregateFunction(max, Tuple(UInt64, String, UInt16, Int16)),
-  sqrt_price AggregateFunction(argMax, UInt128, Tuple(UInt64, String, UInt16, Int16)),
-  price_sol AggregateFunction(argMax, Float64, Tuple(UInt64, String, UInt16, Int16)),
-  pool AggregateFunction(argMax, String, Tuple(UInt64, String, UInt16, Int16)),
-  venue AggregateFunction(argMax, String, Tuple(UInt64, String, UInt16, Int16)),
-  quote_reserve AggregateFunction(argMax, UInt64, Tuple(UInt64, String, UInt16, Int16)),
+  last_key SimpleAggregateFunction(max, UInt128),
+  sqrt_price AggregateFunction(argMax, UInt128, UInt128),
+  price_sol AggregateFunction(argMax, Float64, UInt128),
+  pool AggregateFunction(argMax, String, UInt128),
+  venue AggregateFunction(argMax, String, UInt128),
+  quote_reserve AggregateFunction(argMax, UInt64, UInt128),
   migration_threshold SimpleAggregateFunction(max, UInt64),
   first_at SimpleAggregateFunction(min, DateTime('UTC')),
   last_at SimpleAggregateFunction(max, DateTime('UTC')),
@@ -24,26 +27,26 @@ SETTINGS index_granularity = 256;
 CREATE MATERIALIZED VIEW IF NOT EXISTS market_state_mv TO market_state AS
 SELECT
   mint,
-  maxState(tuple(slot, signature, ix, inner)) AS last_key,
-  argMaxState(sqrt_price, tuple(slot, signature, ix, inner)) AS sqrt_price,
-  argMaxState(price_sol, tuple(slot, signature, ix, inner)) AS price_sol,
-  argMaxState(pool, tuple(slot, signature, ix, inner)) AS pool,
-  argMaxState(toString(venue), tuple(slot, signature, ix, inner)) AS venue,
-  argMaxState(quote_reserve, tuple(slot, signature, ix, inner)) AS quote_reserve,
+  max(ord) AS last_key,
+  argMaxState(sqrt_price, ord) AS sqrt_price,
+  argMaxState(price_sol, ord) AS price_sol,
+  argMaxState(pool, ord) AS pool,
+  argMaxState(toString(venue), ord) AS venue,
+  argMaxState(quote_reserve, ord) AS quote_reserve,
   max(migration_threshold) AS migration_threshold,
   min(at) AS first_at,
   max(at) AS last_at,
   toUInt64(count()) AS trades,
   sum(toUInt128(amount_quote)) AS volume_sol
-FROM trades
+FROM (SELECT *, bitOr(bitShiftLeft(toUInt128(slot), 64), bitOr(bitShiftLeft(toUInt128(ix), 48), bitOr(bitShiftLeft(toUInt128(inner + 1), 32), toUInt128(bitAnd(cityHash64(signature), 4294967295))))) AS ord FROM trades)
 GROUP BY mint;
 
 -- One-minute OHLCV per coin, curve and DAMM v2 in one series.
 CREATE TABLE IF NOT EXISTS candles_1m (
   mint String,
   minute DateTime('UTC'),
-  open AggregateFunction(argMin, Float64, Tuple(UInt64, String, UInt16, Int16)),
-  close AggregateFunction(argMax, Float64, Tuple(UInt64, String, UInt16, Int16)),
+  open AggregateFunction(argMin, Float64, UInt128),
+  close AggregateFunction(argMax, Float64, UInt128),
   high SimpleAggregateFunction(max, Float64),
   low SimpleAggregateFunction(min, Float64),
   volume_sol SimpleAggregateFunction(sum, UInt128),
@@ -58,15 +61,15 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS candles_1m_mv TO candles_1m AS
 SELECT
   mint,
   toStartOfMinute(at) AS minute,
-  argMinState(price_sol, tuple(slot, signature, ix, inner)) AS open,
-  argMaxState(price_sol, tuple(slot, signature, ix, inner)) AS close,
+  argMinState(price_sol, ord) AS open,
+  argMaxState(price_sol, ord) AS close,
   max(price_sol) AS high,
   min(price_sol) AS low,
   sum(toUInt128(amount_quote)) AS volume_sol,
   sum(toUInt128(amount_base)) AS volume_token,
   toUInt64(count()) AS trades,
   toUInt64(countIf(side = 'buy')) AS buys
-FROM trades
+FROM (SELECT *, bitOr(bitShiftLeft(toUInt128(slot), 64), bitOr(bitShiftLeft(toUInt128(ix), 48), bitOr(bitShiftLeft(toUInt128(inner + 1), 32), toUInt128(bitAnd(cityHash64(signature), 4294967295))))) AS ord FROM trades)
 GROUP BY mint, minute;
 
 -- Time-ordered per-minute volume per coin: a 24 h window over every coin (the

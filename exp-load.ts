@@ -1,0 +1,18 @@
+import { startEmbeddedPostgres, connectSql } from "./infra/postgres";
+import { createChdb } from "./infra/clickhouse/chdb";
+import { migrateClickhouse, migratePostgres } from "./infra/migrate";
+import { createLogger } from "./infra/log";
+import { loadAgents, loadTrades } from "./bench/dataset";
+import { registryWith } from "./infra/testing/platform";
+import { mkdirSync, chmodSync } from "node:fs";
+const dir = "/tmp/acp-exp"; mkdirSync(dir, { recursive: true }); chmodSync(dir, 0o755);
+const log = createLogger("warn");
+const pg = await startEmbeddedPostgres(dir + "/postgres", log);
+const sql = connectSql(pg.url);
+const ch = await createChdb(dir + "/clickhouse");
+await migratePostgres(sql, log); await migrateClickhouse(ch, log);
+const cfg = registryWith([{ role: "launch", address: "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew" }]).launch!;
+await loadAgents(ch, sql, cfg, 10000);
+await loadTrades(ch, { offset: 0, count: 10000000, total: 10000000, agents: 10000, days: 30, config: cfg.address });
+console.log("done");
+await sql.end(); await pg.stop(); process.exit(0);
