@@ -14,6 +14,8 @@ import { wirePlatform } from "./infra/wiring";
 import { loadPlatformConfigs } from "./pipelines/platform/load-configs";
 import { createSimulator, runSimulator, fixtureSimConfigs } from "./ingest/simulator";
 import { simulatedConfigRegistry } from "./ingest/simulator/platform-configs";
+import { schedule } from "node-cron";
+import { refreshWalletBalances, USDC_MINT } from "./pipelines/wallets";
 
 let config;
 try {
@@ -53,6 +55,18 @@ const platform = await wirePlatform({ config, log, engines: { ch, sql: pg.sql },
 const server = platform.app.listen({ port: config.port, hostname: "0.0.0.0" });
 log.info("listening", { port: server.server?.port, configs: configs.all.map((c) => `${c.role}:${c.address}`) });
 
+// Vault balances for budget.wallet, read over RPC every 30 s for the vaults whose cache is stale.
+const walletTask = rpc
+  ? schedule(
+      "*/30 * * * * *",
+      () =>
+        refreshWalletBalances({ sql: pg.sql, readAccounts: rpc.getAccountInfos, usdcMint: USDC_MINT[config.cluster], maxAgeSeconds: config.walletCacheSeconds, log })
+          .then(() => undefined)
+          .catch((err) => log.warn("vault balance refresh failed", { err: (err as Error).message })),
+      { name: "vault-balances", noOverlap: true },
+    )
+  : null;
+
 const stopSimulator = new AbortController();
 let simulatorRun: Promise<void> | null = null;
 if (simConfigs) {
@@ -85,6 +99,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info("shutting down", { signal });
   stopSimulator.abort();
+  await walletTask?.stop();
   await simulatorRun;
   await server.stop();
   await platform.bus.close();

@@ -8,20 +8,24 @@ export type SolanaRpc = {
   connection: Connection;
   /** account data for each address (null when the account does not exist), in one getMultipleAccounts call per 100 */
   getAccounts(addresses: string[]): Promise<(Uint8Array | null)[]>;
+  /** like getAccounts, with each account's lamports */
+  getAccountInfos(addresses: string[]): Promise<({ lamports: number; data: Uint8Array } | null)[]>;
 };
 
 export function createSolanaRpc(url: string): SolanaRpc {
   const connection = new Connection(url, { commitment: "confirmed", disableRetryOnRateLimit: false });
+  async function getAccountInfos(addresses: string[]) {
+    const out: ({ lamports: number; data: Uint8Array } | null)[] = [];
+    for (let i = 0; i < addresses.length; i += 100) {
+      const chunk = addresses.slice(i, i + 100).map((a) => new PublicKey(a));
+      const infos = await connection.getMultipleAccountsInfo(chunk);
+      for (const info of infos) out.push(info ? { lamports: info.lamports, data: new Uint8Array(info.data) } : null);
+    }
+    return out;
+  }
   return {
     connection,
-    async getAccounts(addresses) {
-      const out: (Uint8Array | null)[] = [];
-      for (let i = 0; i < addresses.length; i += 100) {
-        const chunk = addresses.slice(i, i + 100).map((a) => new PublicKey(a));
-        const infos = await connection.getMultipleAccountsInfo(chunk);
-        for (const info of infos) out.push(info ? new Uint8Array(info.data) : null);
-      }
-      return out;
-    },
+    getAccountInfos,
+    getAccounts: async (addresses) => (await getAccountInfos(addresses)).map((a) => a?.data ?? null),
   };
 }
