@@ -22,11 +22,13 @@ import { loadAgents, loadTrades } from "./dataset";
 import { measureUrl, peakRssMiB, percentile, round } from "./measure";
 
 const { values: args } = parseArgs({
-  options: { txs: { type: "string", default: "60000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
+  options: { samples: { type: "string", default: "200" }, "board-ms": { type: "string", default: "5000" }, concurrency: { type: "string", default: "32" }, txs: { type: "string", default: "60000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
 });
 const TXS = Number(args.txs);
 const SIZES = args.sizes!.split(",").map(Number);
 const SECONDS = Number(args.seconds);
+const CONCURRENCY = Number(args.concurrency);
+const SAMPLES = Number(args.samples);
 const AGENTS = 10_000;
 const SECRET = "bench-webhook-secret-0123456789";
 const out: Record<string, unknown> = { machine: { cores: navigator.hardwareConcurrency, bun: Bun.version }, at: new Date().toISOString() };
@@ -46,7 +48,8 @@ const simConfigs = fixtureSimConfigs(7);
 const configs = simulatedConfigRegistry(simConfigs);
 const config = loadConfig({ SIMULATOR: "off", PUBLIC_BASE_URL: "https://agents.example" });
 const price = createSolPriceService([fixedPriceSourceTestDouble(150)], log); // loopback test double: no price feed here
-const wire = (responseCache: boolean) => wirePlatform({ config, log, engines: { ch, sql }, configs, webhookSecret: SECRET, price, responseCache });
+const wire = (responseCache: boolean) =>
+  wirePlatform({ config, log, engines: { ch, sql }, configs, webhookSecret: SECRET, price, responseCache, boardRefreshMs: Number(args["board-ms"]) });
 const uncached = await wire(false);
 const cached = await wire(true);
 const uncachedServer = uncached.app.listen({ port: 0, hostname: "127.0.0.1" });
@@ -61,7 +64,7 @@ const BATCH = 100;
 const bodies: string[] = [];
 for (let i = 0; i < TXS; i += BATCH) bodies.push(JSON.stringify(sim.next(Math.min(BATCH, TXS - i))));
 const tradesBefore = Number((await ch.query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n);
-say(`posting ${bodies.length} webhook calls of ${BATCH}`);
+say(`posting ${bodies.length} webhook calls of ${BATCH}, ${CONCURRENCY} at a time`);
 const post = (body: string) =>
   fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: SECRET, "content-type": "application/json" }, body }).then(async (r) => {
     if (!r.ok) throw new Error(`webhook answered ${r.status}: ${await r.text()}`);
@@ -70,7 +73,7 @@ const webhookLatency: number[] = [];
 let next = 0;
 const t0 = performance.now();
 await Promise.all(
-  Array.from({ length: 16 }, async () => {
+  Array.from({ length: CONCURRENCY }, async () => {
     while (next < bodies.length) {
       const body = bodies[next++]!;
       const t = performance.now();
@@ -80,6 +83,7 @@ await Promise.all(
   }),
 );
 const ingestSeconds = (performance.now() - t0) / 1000;
+say(`sink writes: ${uncached.metrics.batches} for ${bodies.length} webhook calls`);
 const tradesIngested = Number((await ch.query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n) - tradesBefore;
 webhookLatency.sort((a, b) => a - b);
 
@@ -155,8 +159,9 @@ for (const size of SIZES) {
   loaded = size;
   const results: Record<string, unknown> = {};
   for (const [name, path] of endpoints) {
-    const u = await measureUrl(base + path, { samples: 60, concurrency: 4, seconds: SECONDS });
-    const c = await measureUrl(cachedBase + path, { samples: 60, concurrency: 4, seconds: SECONDS });
+    const u = await measureUrl(base + path, { samples: SAMPLES, concurrency: 4, seconds: SECONDS });
+    await fetch(cachedBase + path); // warm: cached figures measure cache hits
+    const c = await measureUrl(cachedBase + path, { samples: SAMPLES, concurrency: 4, seconds: SECONDS });
     results[name] = { uncached: u, cached: c };
     say(`${size} ${name}: uncached p50 ${u.p50} p99 ${u.p99} ms ${u.rps} rps; cached p50 ${c.p50} p99 ${c.p99} ms ${c.rps} rps${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
   }

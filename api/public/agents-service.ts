@@ -29,7 +29,6 @@ type RegistryRow = {
   lamports: bigint | null; usdc_atoms: bigint | null;
 };
 
-const since24h = () => Math.floor(Date.now() / 1000) - 86400;
 
 /** Newest/biggest first; ties broken by mint, descending, so pages never overlap. */
 export async function listAgents(deps: PublicDeps, q: { sort: Sort; category?: string; q?: string; limit: number; cursor?: string }) {
@@ -80,50 +79,19 @@ export async function getAgent(deps: PublicDeps, mint: string) {
   return agent;
 }
 
-/** Per coin, the close of the last one-minute candle that ended at least 24 h ago (two keyed reads). */
-async function closeBefore(deps: PublicDeps, mints: string[], cutoff: number): Promise<{ mint: string; price: number }[]> {
-  // look back two days first (reads few rows per coin), and further only for coins not found there
-  const lastMinute = (ms: string[], from: number) =>
-    deps.ch.query<{ mint: string; last_minute: string }>(
-      `SELECT mint, toString(toUnixTimestamp(max(minute))) AS last_minute FROM candles_1m
-       WHERE mint IN {mints:Array(String)} AND minute >= toDateTime({from:UInt32}, 'UTC')
-         AND minute < toStartOfMinute(toDateTime({cutoff:UInt32}, 'UTC')) GROUP BY mint`,
-      { mints: ms, cutoff, from },
-    );
-  const minutes = await lastMinute(mints, cutoff - 2 * 86400);
-  const missing = mints.filter((m) => !minutes.some((x) => x.mint === m));
-  if (missing.length) minutes.push(...(await lastMinute(missing, 0)));
-  if (minutes.length === 0) return [];
-  const wanted = new Map(minutes.map((m) => [m.mint, m.last_minute]));
-  const closes = await deps.ch.query<{ mint: string; minute: string; price: number }>(
-    `SELECT mint, toString(toUnixTimestamp(minute)) AS minute, argMaxMerge(close) AS price FROM candles_1m
-     WHERE mint IN {mints:Array(String)} AND minute IN {minutes:Array(DateTime('UTC'))} GROUP BY mint, minute`,
-    { mints: [...wanted.keys()], minutes: [...new Set(minutes.map((m) => Number(m.last_minute)))] },
-  );
-  return closes.filter((c) => wanted.get(c.mint) === c.minute);
-}
-
 async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean) {
   if (rows.length === 0) return [];
   const mints = rows.map((r) => r.mint);
-  const [registry, graduated, before24h, sol] = await Promise.all([
+  const [registry, sol] = await Promise.all([
     deps.sql<RegistryRow[]>`
       SELECT a.mint, a.creator, a.vault, a.image_url, a.description, a.template, a.status, a.state, a.available_usd,
              a.last_action, a.links, a.dbc_pool, a.config, a.hidden, w.lamports, w.usdc_atoms
       FROM agents a LEFT JOIN wallet_balances w ON w.address = a.vault
       WHERE a.mint IN ${deps.sql(mints)}`,
-    deps.ch.query<{ mint: string; damm_pool: string }>(
-      "SELECT mint, argMax(damm_pool, slot) AS damm_pool FROM pool_events WHERE mint IN {mints:Array(String)} AND kind = 'migration' GROUP BY mint",
-      { mints },
-    ),
-    closeBefore(deps, mints, since24h()),
     deps.price.current().then((p) => p ?? deps.price.lastKnown()),
   ]);
   const reg = new Map(registry.map((r) => [r.mint, r]));
-  const grad = new Map(graduated.map((g) => [g.mint, g.damm_pool]));
-  const old = new Map(before24h.map((b) => [b.mint, b.price]));
   const solUsd = sol?.usd ?? 0;
-  const cutoffIso = new Date(since24h() * 1000).toISOString();
 
   return rows.flatMap((row) => {
     const a = reg.get(row.mint);
@@ -133,13 +101,11 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
     const priceSol = row.tradedPriceSol ?? priceFromSqrt(row.sqrtPrice, row.decimals, quoteDecimals);
     const mcapLamports = row.marketCap;
     const volume24h = row.volume24h;
-    const dammPool = grad.get(row.mint);
+    const dammPool = row.dammPool;
     const threshold = row.migrationThreshold || cfg?.migrationQuoteThreshold || 0n;
     const reserve = row.venue === "dbc" ? row.quoteReserve : 0n;
     const progressPct = dammPool ? 100 : threshold > 0n ? Math.min(100, Number((reserve * 10000n) / threshold) / 100) : 0;
-    const oldPrice = old.get(row.mint);
-    const youngerThan24h = !row.firstAt || toIso(row.firstAt) > cutoffIso;
-    const change24hPct = youngerThan24h || !oldPrice ? null : round((priceSol / oldPrice - 1) * 100, 4);
+    const change24hPct = row.priceDayAgo ? round((priceSol / row.priceDayAgo - 1) * 100, 4) : null;
     const mcapSol = Number(mcapLamports) / 1e9;
     return [
       {
@@ -169,7 +135,7 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
           progressPct,
           graduated: Boolean(dammPool),
           pool: dammPool ?? a.dbc_pool,
-          lastTradeAt: row.lastAt ? toIso(row.lastAt) : null,
+          lastTradeAt: row.lastAt ? new Date(row.lastAt * 1000).toISOString() : null,
           quote: quoteOf(cfg),
         },
         budget: {

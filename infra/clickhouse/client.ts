@@ -17,11 +17,25 @@ export interface ClickHouse {
   close(): Promise<void>;
 }
 
-/** JSONEachRow lines with bigint written as quoted decimal (ClickHouse parses them exactly). */
+/**
+ * JSONEachRow lines with bigint written as quoted decimal (ClickHouse parses them
+ * exactly). Rows are flat, so bigints are converted in place of a replacer, which
+ * would slow JSON.stringify down on every value.
+ */
 export function toJsonEachRow(rows: readonly Record<string, unknown>[]): string {
-  let out = "";
-  for (const row of rows) out += JSON.stringify(row, (_k, v) => (typeof v === "bigint" ? v.toString() : v)) + "\n";
-  return out;
+  const lines = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    let flat: Record<string, unknown> = row;
+    for (const k in row) {
+      if (typeof row[k] === "bigint") {
+        if (flat === row) flat = { ...row };
+        flat[k] = (row[k] as bigint).toString();
+      }
+    }
+    lines[i] = JSON.stringify(flat);
+  }
+  return lines.join("\n") + "\n";
 }
 
 export function parseJsonEachRow<T>(text: string): T[] {

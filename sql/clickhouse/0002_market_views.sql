@@ -72,19 +72,22 @@ SELECT
 FROM (SELECT *, bitOr(bitShiftLeft(toUInt128(slot), 64), bitOr(bitShiftLeft(toUInt128(ix), 48), bitOr(bitShiftLeft(toUInt128(inner + 1), 32), toUInt128(bitAnd(cityHash64(signature), 4294967295))))) AS ord FROM trades)
 GROUP BY mint, minute;
 
--- Time-ordered per-minute volume per coin: a 24 h window over every coin (the
--- trending sort) reads only the last 1,440 minutes.
+-- Time-ordered per-minute volume and close per coin: a window over every coin
+-- (24 h volume for the trending sort, the close 24 h ago for change24hPct)
+-- reads only the minutes in the window.
 CREATE TABLE IF NOT EXISTS volume_1m (
   minute DateTime('UTC'),
   mint String,
   volume_sol SimpleAggregateFunction(sum, UInt128),
-  trades SimpleAggregateFunction(sum, UInt64)
+  trades SimpleAggregateFunction(sum, UInt64),
+  close AggregateFunction(argMax, Float64, UInt128)
 ) ENGINE = AggregatingMergeTree
 ORDER BY (minute, mint);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS volume_1m_mv TO volume_1m AS
-SELECT toStartOfMinute(at) AS minute, mint, sum(toUInt128(amount_quote)) AS volume_sol, toUInt64(count()) AS trades
-FROM trades
+SELECT toStartOfMinute(at) AS minute, mint, sum(toUInt128(amount_quote)) AS volume_sol, toUInt64(count()) AS trades,
+  argMaxState(price_sol, ord) AS close
+FROM (SELECT *, bitOr(bitShiftLeft(toUInt128(slot), 64), bitOr(bitShiftLeft(toUInt128(ix), 48), bitOr(bitShiftLeft(toUInt128(inner + 1), 32), toUInt128(bitAnd(cityHash64(signature), 4294967295))))) AS ord FROM trades)
 GROUP BY minute, mint;
 
 -- Platform-wide per-minute totals for stats.

@@ -1,0 +1,99 @@
+import { describe, expect, test, beforeAll } from "bun:test";
+import { testPlatform } from "../../infra/testing/platform";
+import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
+import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
+import { formatUnits } from "../../pipelines/platform/configs";
+
+// Two days of simulated chain, posted through the webhook, ending now: market fields are
+// checked against what the raw trades say.
+const SEED = 11;
+const configs = fixtureSimConfigs(SEED);
+let p: Awaited<ReturnType<typeof testPlatform>>;
+let mints: string[] = [];
+
+describe("market fields from chain data", () => {
+  beforeAll(async () => {
+    p = await testPlatform(simulatedConfigRegistry(configs));
+    const now = Math.floor(Date.now() / 1000);
+    const count = 3000;
+    const sim = createSimulator({ seed: SEED, configs, pools: 6, startTime: now - 2 * 86400, secondsPerTx: (2 * 86400) / count });
+    for (let i = 0; i < count; i += 250) expect((await p.postWebhook(sim.next(250))).status).toBe(200);
+    mints = sim.state().pools.map((x) => x.mint);
+  });
+
+  test("volume24hSol is the exact sum of the trades in the window; price is the last trade's", async () => {
+    const since = Math.floor(Date.now() / 1000) - 86400;
+    for (const mint of mints) {
+      const agent = (await p.call(`/v1/public/agents/${mint}`)).body;
+      const [row] = await p.engines.ch.query<{ v: string; last: number }>(
+        `SELECT toString(sumIf(amount_quote, toStartOfMinute(at) >= toDateTime({since:UInt32}, 'UTC'))) AS v,
+                argMax(price_sol, (slot, ix, inner, bitAnd(cityHash64(signature), 4294967295))) AS last
+         FROM trades WHERE mint = {mint:String}`,
+        { mint, since },
+      );
+      // the request may fall in a later second than `since`; both are minute-aligned windows
+      expect(agent.market.volume24hSol).toBe(formatUnits(BigInt(row!.v), 9));
+      expect(agent.market.priceSol).toBe(row!.last);
+    }
+  });
+
+  test("change24hPct compares with the last trade at least 24 h old (null for younger coins)", async () => {
+    const cutoff = Math.floor(Date.now() / 1000) - 86400;
+    let checked = 0;
+    for (const mint of mints) {
+      const agent = (await p.call(`/v1/public/agents/${mint}`)).body;
+      const [row] = await p.engines.ch.query<{ first: number; n: string; ref: number }>(
+        `SELECT toUnixTimestamp(min(at)) AS first, toString(countIf(at < toStartOfMinute(toDateTime({cutoff:UInt32}, 'UTC')))) AS n,
+                argMaxIf(price_sol, (slot, ix, inner, bitAnd(cityHash64(signature), 4294967295)), at < toStartOfMinute(toDateTime({cutoff:UInt32}, 'UTC'))) AS ref
+         FROM trades WHERE mint = {mint:String}`,
+        { mint, cutoff },
+      );
+      if (!row || row.n === "0" || row.first > cutoff) {
+        expect(agent.market.change24hPct).toBeNull();
+      } else {
+        checked++;
+        expect(agent.market.change24hPct).toBeCloseTo((agent.market.priceSol / row.ref - 1) * 100, 3);
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  test("graduated coins report their DAMM v2 pool and 100% progress; others the curve's progress", async () => {
+    const state = await p.engines.ch.query<{ mint: string; damm_pool: string }>(
+      "SELECT mint, damm_pool FROM pool_events WHERE kind = 'migration' AND mint IN {mints:Array(String)}",
+      { mints },
+    );
+    const graduated = new Map(state.map((s) => [s.mint, s.damm_pool]));
+    for (const mint of mints) {
+      const { market } = (await p.call(`/v1/public/agents/${mint}`)).body;
+      expect(market.graduated).toBe(graduated.has(mint));
+      if (graduated.has(mint)) {
+        expect(market.pool).toBe(graduated.get(mint));
+        expect(market.progressPct).toBe(100);
+      } else {
+        expect(market.progressPct).toBeGreaterThanOrEqual(0);
+        expect(market.progressPct).toBeLessThan(100);
+      }
+    }
+  });
+
+  test("sorts: marketcap and trending order by the exact values, with stable keyset pages", async () => {
+    for (const sort of ["marketcap", "trending", "volume", "new"]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: any = (await p.call(`/v1/public/agents?sort=${sort}&limit=2${cursor ? `&cursor=${cursor}` : ""}`)).body;
+        seen.push(...res.items.map((a: any) => a.mint));
+        cursor = res.nextCursor;
+      } while (cursor);
+      expect(new Set(seen).size).toBe(seen.length);
+      for (const m of mints) expect(seen).toContain(m);
+    }
+    const byCap = (await p.call("/v1/public/agents?sort=marketcap&limit=50")).body.items.filter((a: any) => mints.includes(a.mint));
+    const caps = byCap.map((a: any) => Number(a.market.marketCapSol));
+    expect([...caps].sort((a, b) => b - a)).toEqual(caps);
+    const byVolume = (await p.call("/v1/public/agents?sort=trending&limit=50")).body.items.filter((a: any) => mints.includes(a.mint));
+    const vols = byVolume.map((a: any) => Number(a.market.volume24hSol));
+    expect([...vols].sort((a, b) => b - a)).toEqual(vols);
+  });
+});
