@@ -71,8 +71,13 @@ function topN<T>(items: T[], n: number, cmp: (a: T, b: T) => number): T[] {
   return top.length < n ? top.sort(cmp) : top;
 }
 
+/**
+ * One agent, from the market board (as fresh as the agents list, within the 5 s the
+ * spec lets a cache keep it) or, for a coin the board has not seen yet, read directly.
+ */
 export async function getAgent(deps: PublicDeps, mint: string) {
-  const rows = (await readMarketRows(deps.ch, mint)).filter((r) => !r.hidden);
+  const onBoard = await deps.board.get(mint);
+  const rows = onBoard ? [onBoard].filter((r) => !r.hidden) : (await readMarketRows(deps.ch, mint)).filter((r) => !r.hidden);
   if (rows.length === 0) throw notFound(`no public agent with mint ${mint}`);
   const [agent] = await toAgents(deps, rows, true);
   if (!agent) throw notFound(`no public agent with mint ${mint}`);

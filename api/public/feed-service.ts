@@ -58,7 +58,12 @@ function tradeItem(t: TradeRow, solUsd: number) {
 
 type ActivityRow = { mint: string; at_ms: string; id: string; kind: string; text: string; body: string | null; data: string; links: string };
 
-/** Activity of one agent (mint) or of all; trades join in only when `kinds` asks for them. */
+/**
+ * Activity of one agent (mint) or of all; trades join in only when `kinds` asks for them.
+ * Order: newest first by (at, id). A trade's id starts with its zero-padded slot, so
+ * within one second the (at, id) order is the trades table's own order and the trade
+ * part can be read in key order and cut at the page size.
+ */
 export async function listActivity(deps: PublicDeps, mint: string | null, q: { kinds?: string[]; limit: number; cursor?: string }) {
   if (mint) await assertPublicAgent(deps, mint);
   const kinds = (q.kinds ?? DEFAULT_ACTIVITY_KINDS) as ActivityKind[];
@@ -72,16 +77,18 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
                 FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}`);
   if (kinds.includes("trade"))
     parts.push(`SELECT mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms,
-                  concat('trade:', signature, ':', toString(ix), ':', toString(inner)) AS id, 'trade' AS kind,
+                  concat('trade:', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner)) AS id, 'trade' AS kind,
                   concat(side, ' ', toString(amount_quote), ' ', toString(amount_base), ' ', toString(base_decimals), ' ', trader) AS text,
                   CAST(NULL, 'Nullable(String)') AS body, '' AS data, signature AS links
-                FROM trades WHERE ${mintFilter}`);
+                FROM trades WHERE ${mintFilter} ${pos ? "AND (at_ms, id) < ({pa:Int64}, {pi:String})" : ""}
+                ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC"}
+                LIMIT {inner_limit:UInt32}`);
   if (parts.length === 0) return { items: [], nextCursor: null };
   const rows = await deps.ch.query<ActivityRow>(
     `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
      ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
      ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
-    { mint, kinds: stored, limit: q.limit + 1, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
+    { mint, kinds: stored, limit: q.limit + 1, inner_limit: q.limit + 64, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
   );
   const page = rows.slice(0, q.limit);
   const agents = await agentSummaries(deps, [...new Set(page.map((r) => r.mint))]);

@@ -8,7 +8,7 @@
 import type { ClickHouse } from "../../infra/clickhouse";
 import { readMarketRows, type MarketRow } from "./market-sql";
 
-export type MarketBoard = { rows(): Promise<MarketRow[]> };
+export type MarketBoard = { rows(): Promise<MarketRow[]>; get(mint: string): Promise<MarketRow | undefined> };
 
 export function createMarketBoard(ch: ClickHouse, refreshMs = 1000, now = () => Date.now()): MarketBoard {
   let board: { at: number; rows: MarketRow[] } | null = null;
@@ -22,11 +22,18 @@ export function createMarketBoard(ch: ClickHouse, refreshMs = 1000, now = () => 
       })
       .finally(() => (loading = null)));
 
+  let byMint: { rows: MarketRow[]; map: Map<string, MarketRow> } | null = null;
+  const rows = async () => {
+    if (!board || refreshMs === 0) return load();
+    if (now() - board.at >= refreshMs) void load().catch(() => {}); // refresh in the background
+    return board.rows;
+  };
   return {
-    async rows() {
-      if (!board || refreshMs === 0) return load();
-      if (now() - board.at >= refreshMs) void load().catch(() => {}); // refresh in the background
-      return board.rows;
+    rows,
+    async get(mint) {
+      const current = await rows();
+      if (byMint?.rows !== current) byMint = { rows: current, map: new Map(current.map((r) => [r.mint, r])) };
+      return byMint.map.get(mint);
     },
   };
 }

@@ -96,4 +96,24 @@ describe("market fields from chain data", () => {
     const vols = byVolume.map((a: any) => Number(a.market.volume24hSol));
     expect([...vols].sort((a, b) => b - a)).toEqual(vols);
   });
+
+  test("activity with trades pages through every item once, newest first", async () => {
+    const mint = mints[0]!;
+    const [{ n }] = await p.engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM trades WHERE mint = {mint:String}", { mint });
+    const seen: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: any = (await p.call(`/v1/public/agents/${mint}/activity?kinds=launch,trade&limit=50${cursor ? `&cursor=${cursor}` : ""}`)).body;
+      seen.push(...res.items);
+      cursor = res.nextCursor;
+    } while (cursor);
+    expect(seen.filter((i) => i.kind === "trade")).toHaveLength(Number(n));
+    expect(seen.filter((i) => i.kind === "launch")).toHaveLength(1);
+    expect(new Set(seen.map((i) => i.id)).size).toBe(seen.length);
+    const keys = seen.map((i) => [Date.parse(i.at), i.id] as const);
+    for (let i = 1; i < keys.length; i++) {
+      const [a, b] = [keys[i - 1]!, keys[i]!];
+      expect(a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])).toBe(true);
+    }
+  });
 });
