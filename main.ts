@@ -16,6 +16,7 @@ import { createSimulator, runSimulator, fixtureSimConfigs } from "./ingest/simul
 import { simulatedConfigRegistry } from "./ingest/simulator/platform-configs";
 import { schedule } from "node-cron";
 import { refreshWalletBalances, USDC_MINT } from "./pipelines/wallets";
+import { refreshCoinMetadata } from "./pipelines/metadata";
 
 let config;
 try {
@@ -67,6 +68,23 @@ const walletTask = rpc
     )
   : null;
 
+// Image and description of coins found on-chain, from the JSON at their metadata URI
+// (not in simulator mode: its URIs point nowhere).
+const metadataTask = simConfigs
+  ? null
+  : schedule(
+      "*/15 * * * * *",
+      () =>
+        refreshCoinMetadata({
+          sql: pg.sql,
+          log,
+          options: { maxBytes: 256 * 1024, timeoutMs: 5000, allowLoopback: config.allowLoopbackFetch, ipfsGateway: config.ipfsGateway },
+        })
+          .then(() => undefined)
+          .catch((err) => log.warn("coin metadata refresh failed", { err: (err as Error).message })),
+      { name: "coin-metadata", noOverlap: true },
+    );
+
 const stopSimulator = new AbortController();
 let simulatorRun: Promise<void> | null = null;
 if (simConfigs) {
@@ -100,6 +118,7 @@ async function shutdown(signal: string) {
   log.info("shutting down", { signal });
   stopSimulator.abort();
   await walletTask?.stop();
+  await metadataTask?.stop();
   await simulatorRun;
   await server.stop();
   await platform.bus.close();

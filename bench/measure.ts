@@ -41,3 +41,10 @@ export async function peakRssMiB(): Promise<number> {
   const m = /VmHWM:\s+(\d+) kB/.exec(status);
   return m ? round(Number(m[1]) / 1024, 0) : round(process.memoryUsage().rss / 2 ** 20, 0);
 }
+
+/** Resets the peak RSS counter (Linux), so a phase's own peak can be read after it. */
+export async function resetPeakRss(): Promise<void> {
+  try {
+    await Bun.write("/proc/self/clear_refs", "5");
+  } catch {}
+}

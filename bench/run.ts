@@ -19,7 +19,7 @@ import { fixedPriceSourceTestDouble } from "../infra/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { loadAgents, loadTrades } from "./dataset";
-import { measureUrl, peakRssMiB, percentile, round } from "./measure";
+import { measureUrl, peakRssMiB, percentile, resetPeakRss, round } from "./measure";
 
 const { values: args } = parseArgs({
   options: { samples: { type: "string", default: "200" }, "board-ms": { type: "string", default: "5000" }, concurrency: { type: "string", default: "32" }, txs: { type: "string", default: "60000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
@@ -63,6 +63,7 @@ const sim = createSimulator({ seed: 7, configs: simConfigs, startTime: Math.floo
 const BATCH = 100;
 const bodies: string[] = [];
 for (let i = 0; i < TXS; i += BATCH) bodies.push(JSON.stringify(sim.next(Math.min(BATCH, TXS - i))));
+await resetPeakRss();
 const tradesBefore = Number((await ch.query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n);
 say(`posting ${bodies.length} webhook calls of ${BATCH}, ${CONCURRENCY} at a time`);
 const post = (body: string) =>
@@ -83,7 +84,7 @@ await Promise.all(
   }),
 );
 const ingestSeconds = (performance.now() - t0) / 1000;
-say(`sink writes: ${uncached.metrics.batches} for ${bodies.length} webhook calls`);
+say(`sink writes: ${uncached.metrics.batches} for ${bodies.length} webhook calls, ${round(uncached.metrics.writeMs / 1000)} s writing of ${round(ingestSeconds)} s`);
 const tradesIngested = Number((await ch.query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n) - tradesBefore;
 webhookLatency.sort((a, b) => a - b);
 
@@ -109,6 +110,7 @@ out.ingest = {
   webhookCallP50ms: round(percentile(webhookLatency, 50)),
   webhookCallP99ms: round(percentile(webhookLatency, 99)),
 };
+(out.ingest as Record<string, unknown>).peakRssMiB = await peakRssMiB();
 say(JSON.stringify(out.ingest));
 
 // 2. Freshness: webhook 200 → visible in /trades (uncached)
@@ -157,6 +159,7 @@ for (const size of SIZES) {
   await loadTrades(ch, { offset: loaded, count: size - loaded, total: SIZES.at(-1)!, agents: AGENTS, days: 30, config: launch.address });
   say(`loaded ${size - loaded} trades in ${round((performance.now() - t) / 1000, 1)} s`);
   loaded = size;
+  await resetPeakRss();
   const results: Record<string, unknown> = {};
   for (const [name, path] of endpoints) {
     const u = await measureUrl(base + path, { samples: SAMPLES, concurrency: 4, seconds: SECONDS });
@@ -166,9 +169,11 @@ for (const size of SIZES) {
     say(`${size} ${name}: uncached p50 ${u.p50} p99 ${u.p99} ms ${u.rps} rps; cached p50 ${c.p50} p99 ${c.p99} ms ${c.rps} rps${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
   }
   api[String(size)] = results;
+  (out.servingPeakRssMiB as Record<string, number> | undefined) ?? (out.servingPeakRssMiB = {});
+  (out.servingPeakRssMiB as Record<string, number>)[String(size)] = await peakRssMiB();
 }
 out.api = api;
-out.peakRssMiB = await peakRssMiB();
+out.peakRssMiBLastPhase = await peakRssMiB();
 
 mkdirSync(join(import.meta.dir, "results"), { recursive: true });
 writeFileSync(join(import.meta.dir, "results", "latest.json"), JSON.stringify(out, null, 2));
@@ -183,7 +188,7 @@ function markdown(o: any): string {
   const lines = [
     `Ingest: ${o.ingest.tradesPerSecondWebhook} trades/s through the webhook (${o.ingest.transactionsPerSecondWebhook} tx/s, ${o.ingest.trades} trades in ${o.ingest.webhookCalls} calls of 100 tx); straight inserts of the same rows: ${o.ingest.tradesPerSecondDirectInsert} trades/s; ratio ${o.ingest.ratioWebhookToDirect}. Webhook call p50 ${o.ingest.webhookCallP50ms} ms, p99 ${o.ingest.webhookCallP99ms} ms.`,
     `Freshness (webhook 200 → visible in /trades): p50 ${o.freshness.p50ms} ms, p99 ${o.freshness.p99ms} ms (${o.freshness.samples} samples).`,
-    `Peak RSS: ${o.peakRssMiB} MiB.`,
+    `Peak RSS (whole process: server, client, chDB): ingest phase ${o.ingest.peakRssMiB} MiB; serving ${Object.entries(o.servingPeakRssMiB).map(([k, v]) => `${Number(k).toLocaleString("en")} trades ${v} MiB`).join(", ")}.`,
     "",
     "| endpoint | trades | uncached p50 / p99 ms | uncached req/s | cached p50 / p99 ms | cached req/s |",
     "|---|---|---|---|---|---|",

@@ -75,6 +75,10 @@ const EnvSchema = v.object({
   DECODE_WORKERS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0), v.maxValue(64)), "1"),
   /** seconds a vault's wallet balance stays cached */
   WALLET_CACHE_SECONDS: positiveInt("60"),
+  /** gateway for ipfs:// metadata and image links */
+  IPFS_GATEWAY: v.optional(v.pipe(v.string(), v.url("must be a URL"), v.startsWith("https://", "must be https")), "https://ipfs.io/ipfs/"),
+  /** tests only: let outbound fetches (metadata, images) reach loopback hosts; off by default */
+  ALLOW_LOOPBACK_FETCH: v.optional(v.picklist(["true", "false"], "must be true or false"), "false"),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -93,6 +97,8 @@ export type Config = Readonly<{
   simulator: Readonly<{ enabled: boolean; seed: number; txPerSecond: number }>;
   walletCacheSeconds: number;
   decodeWorkers: number;
+  ipfsGateway: string;
+  allowLoopbackFetch: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
@@ -144,6 +150,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     walletCacheSeconds: e.WALLET_CACHE_SECONDS,
     decodeWorkers: e.DECODE_WORKERS,
+    ipfsGateway: e.IPFS_GATEWAY,
+    allowLoopbackFetch: e.ALLOW_LOOPBACK_FETCH === "true",
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -8,10 +8,12 @@ export type PipelineMetrics = {
   dropped: number;
   unknownDiscriminators: number;
   batches: number;
+  /** time spent in sink writes, ms */
+  writeMs: number;
 };
 
 export function createMetrics(): PipelineMetrics {
-  return { transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, dropped: 0, unknownDiscriminators: 0, batches: 0 };
+  return { transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, dropped: 0, unknownDiscriminators: 0, batches: 0, writeMs: 0 };
 }
 
 export function bump(map: Record<string, number>, key: string, by = 1): void {
@@ -35,5 +37,6 @@ export function prometheusText(m: PipelineMetrics): string {
   counter("acp_dropped_facts_total", "Facts of pools that are not the platform's", [[{}, m.dropped]]);
   counter("acp_unknown_discriminators_total", "Instructions or events with a discriminator no IDL knows", [[{}, m.unknownDiscriminators]]);
   counter("acp_batches_total", "Batches written", [[{}, m.batches]]);
+  counter("acp_sink_write_seconds_total", "Time spent writing batches", [[{}, Math.round(m.writeMs) / 1000]]);
   return lines.join("\n") + "\n";
 }

@@ -26,9 +26,17 @@ export type FactSink = { write(batch: TxEnvelope[]): Promise<WriteResult> };
  * promise settles when its rows are durable. Under load this turns many small
  * webhook calls into few large inserts, which is what ClickHouse wants.
  */
-export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 20_000): FactSink {
+export class SinkOverloaded extends Error {}
+
+/**
+ * `maxEnvelopesPerWrite` bounds one write (and so the latency of the calls in it);
+ * past `maxQueued` waiting envelopes new batches are refused at once (the webhook
+ * answers 503 and Helius retries) instead of waiting past Helius's deadline.
+ */
+export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, maxQueued = 50_000): FactSink {
   type Waiting = { batch: TxEnvelope[]; resolve: (r: WriteResult) => void; reject: (e: unknown) => void };
   let waiting: Waiting[] = [];
+  let queued = 0;
   let running = false;
 
   async function drain() {
@@ -40,9 +48,12 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 20_000): F
         const w = waiting.shift()!;
         group.push(w);
         size += w.batch.length;
+        queued -= w.batch.length;
       }
       try {
+        const started = performance.now();
         const result = await writeBatch(deps, group.flatMap((w) => w.batch));
+        deps.metrics.writeMs += performance.now() - started;
         for (const w of group) w.resolve(result);
       } catch (err) {
         for (const w of group) w.reject(err);
@@ -53,8 +64,11 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 20_000): F
 
   return {
     write(batch) {
+      if (queued + batch.length > maxQueued && queued > 0)
+        return Promise.reject(new SinkOverloaded(`${queued} transactions are waiting to be stored`));
       return new Promise<WriteResult>((resolve, reject) => {
         waiting.push({ batch, resolve, reject });
+        queued += batch.length;
         if (!running) void drain();
       });
     },
@@ -98,15 +112,18 @@ async function writeBatch(deps: SinkDeps, batch: TxEnvelope[]): Promise<WriteRes
   );
   let stored = 0;
   let duplicates = 0;
-  for (const table of FACT_TABLES) {
-    const all = rows[table];
-    if (all.length === 0) continue;
-    const fresh = await newRowsOnly(ch, table, all);
-    duplicates += all.length - fresh.length;
-    await ch.insert(table, fresh);
-    stored += fresh.length;
-    if (table !== "activity") bump(metrics.facts, table, fresh.length);
-  }
+  // Tables are independent: each checks its own keys and inserts, side by side.
+  await Promise.all(
+    FACT_TABLES.map(async (table) => {
+      const all = rows[table];
+      if (all.length === 0) return;
+      const fresh = await newRowsOnly(ch, table, all);
+      duplicates += all.length - fresh.length;
+      await ch.insert(table, fresh);
+      stored += fresh.length;
+      if (table !== "activity") bump(metrics.facts, table, fresh.length);
+    }),
+  );
 
   if (parked.length) {
     const values = dedupeBy(parked, (p) => factKey(p.fact)).map((p) => ({ fact_key: factKey(p.fact), waits_for: p.waitsFor, fact: factToJson(p.fact) }));

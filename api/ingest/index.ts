@@ -8,6 +8,7 @@ import type { Bus } from "../../pipelines/bus";
 import type { Logger } from "../../infra/log";
 import type { DecodePool } from "../../ingest/helius/decode-pool";
 import { ApiError } from "../errors";
+import { SinkOverloaded } from "../../pipelines/sink";
 
 /** Constant-time comparison (hashing first makes the lengths equal). */
 export function secretMatches(given: string | null, expected: string | null): boolean {
@@ -31,6 +32,10 @@ export const ingestRoutes = (deps: IngestDeps) =>
       try {
         await deps.bus.publish(envelopes);
       } catch (err) {
+        if (err instanceof SinkOverloaded) {
+          deps.log.warn("webhook batch refused: storage is behind", { count: envelopes.length, reason: err.message });
+          throw new ApiError(503, "OVERLOADED", "storage is behind; nothing was stored, retry shortly", undefined, { "retry-after": "2" });
+        }
         deps.log.error("webhook batch not stored", { count: envelopes.length, err: err as Error });
         throw new ApiError(503, "UNAVAILABLE", "storage is not available; nothing was stored, retry later", undefined, { "retry-after": "1" });
       }

@@ -104,7 +104,7 @@ export async function readMarketRows(ch: ClickHouse, mint: string | null, nowSec
     for (const c of await ch.query<{ mint: string; price: number }>(CLOSE_BEFORE, { mints: needsOlder, cutoff })) dayAgo.set(c.mint, c.price);
   }
 
-  return dirs.map((d) => {
+  const toRow = (d: Dir): MarketRow => {
     const m = market.get(d.mint);
     const sqrtPrice = BigInt(m?.sqrt_price ?? d.start_sqrt_price);
     const supply = BigInt(d.supply_atoms) - (burned.get(d.mint) ?? 0n);
@@ -134,5 +134,12 @@ export async function readMarketRows(ch: ClickHouse, mint: string | null, nowSec
       volume24h: volume.get(d.mint) ?? 0n,
       marketCap: valueAtSqrt(sqrtPrice, supply > 0n ? supply : 0n),
     };
-  });
+  };
+  // Built in slices, yielding between them, so a full board never holds the event loop for long.
+  const out: MarketRow[] = [];
+  for (let i = 0; i < dirs.length; i += 2000) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    for (const d of dirs.slice(i, i + 2000)) out.push(toRow(d));
+  }
+  return out;
 }

@@ -38,16 +38,10 @@ export function toJsonEachRow(rows: readonly Record<string, unknown>[]): string 
   return lines.join("\n") + "\n";
 }
 
+/** JSONEachRow output → rows, with one JSON.parse (values never hold a raw newline). */
 export function parseJsonEachRow<T>(text: string): T[] {
-  const rows: T[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    if (end > start) rows.push(JSON.parse(text.slice(start, end)));
-    start = end + 1;
-  }
-  return rows;
+  const body = text.trimEnd();
+  return body ? (JSON.parse("[" + body.replaceAll("\n", ",") + "]") as T[]) : [];
 }
 
 /** Settings both engines get, so results look the same whichever runs them. */

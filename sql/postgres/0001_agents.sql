@@ -5,6 +5,9 @@ CREATE TABLE IF NOT EXISTS agents (
   coin_name       text NOT NULL DEFAULT '',
   symbol          text NOT NULL DEFAULT '',
   metadata_uri    text NOT NULL DEFAULT '',
+  metadata_checked_at timestamptz,            -- when the JSON at metadata_uri was last fetched
+  metadata_attempts   integer NOT NULL DEFAULT 0,
+  metadata_error      text,
   image_url       text NOT NULL DEFAULT '',
   description     text NOT NULL DEFAULT '',
   name            text,                       -- the agent's own name; null = use the coin name
