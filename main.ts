@@ -86,7 +86,7 @@ const metadataTask = simConfigs
     );
 
 const stopSimulator = new AbortController();
-let simulatorRun: Promise<void> | null = null;
+let simulatorRun: Promise<unknown> | null = null;
 if (simConfigs) {
   log.info("no SOLANA_RPC_URL: the simulator plays a platform through the webhook", {
     seed: config.simulator.seed,

@@ -13,7 +13,7 @@ export type Logger = {
 const replacer = (_k: string, v: unknown) =>
   typeof v === "bigint" ? v.toString() : v instanceof Error ? { message: v.message, stack: v.stack } : v;
 
-export function createLogger(level: Level = "info", base: Record<string, unknown> = {}, write = (line: string) => process.stdout.write(line + "\n")): Logger {
+export function createLogger(level: Level = "info", base: Record<string, unknown> = {}, write: (line: string) => void = (line) => void process.stdout.write(line + "\n")): Logger {
   const min = ORDER[level];
   const emit = (lvl: Level, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
@@ -31,6 +31,8 @@ export function createLogger(level: Level = "info", base: Record<string, unknown
 /** For tests: a logger that keeps lines in memory. */
 export function memoryLogger(): Logger & { lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const logger = createLogger("debug", {}, (l) => lines.push(JSON.parse(l)));
+  const logger = createLogger("debug", {}, (l) => {
+    lines.push(JSON.parse(l));
+  });
   return Object.assign(logger, { lines });
 }

@@ -10,7 +10,9 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import type { Logger } from "./log";
 
-export type Sql = postgres.Sql<{ bigint: bigint }>;
+// bigint columns arrive as BigInt (see `types` below); the generic is loose because postgres.js
+// typings reject readonly column lists in sql(rows, ...columns).
+export type Sql = postgres.Sql<any>;
 export type PostgresHandle = { sql: Sql; url: string; stop(): Promise<void> };
 
 function freePort(): Promise<number> {

@@ -127,7 +127,7 @@ async function writeBatch(deps: SinkDeps, batch: TxEnvelope[]): Promise<WriteRes
 
   if (parked.length) {
     const values = dedupeBy(parked, (p) => factKey(p.fact)).map((p) => ({ fact_key: factKey(p.fact), waits_for: p.waitsFor, fact: factToJson(p.fact) }));
-    await sql`INSERT INTO parked_facts ${sql(values as never[], "fact_key", "waits_for", "fact")} ON CONFLICT (fact_key) DO NOTHING`;
+    await sql`INSERT INTO parked_facts ${sql(values, "fact_key", "waits_for", "fact")} ON CONFLICT (fact_key) DO NOTHING`;
   }
   if (unparkedKeys.length) {
     const stillParked = new Set(parked.map((p) => factKey(p.fact)));

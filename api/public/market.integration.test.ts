@@ -99,7 +99,7 @@ describe("market fields from chain data", () => {
 
   test("activity with trades pages through every item once, newest first", async () => {
     const mint = mints[0]!;
-    const [{ n }] = await p.engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM trades WHERE mint = {mint:String}", { mint });
+    const n = (await p.engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM trades WHERE mint = {mint:String}", { mint }))[0]!.n;
     const seen: any[] = [];
     let cursor: string | null = null;
     do {

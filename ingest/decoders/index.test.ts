@@ -26,7 +26,7 @@ describe("every fixture", () => {
         feePayer: tx.feePayer,
         failed: false,
       });
-      expect(d.facts.map((f) => f.kind)).toEqual(FACT_KINDS[name]);
+      expect(d.facts.map((f) => f.kind as string)).toEqual(FACT_KINDS[name]!);
       expect(d.errors).toEqual([]);
       const keys = d.facts.map((f) => `${f.signature}/${f.ix}/${f.inner}`);
       expect(new Set(keys).size).toBe(keys.length);

@@ -18,7 +18,7 @@ export function createDecodePool(workers: number): DecodePool {
   const pending = new Map<number, (r: DecodedBody) => void>();
   const threads = Array.from({ length: workers }, () => {
     const w = new Worker(new URL("./decode-worker.ts", import.meta.url).href);
-    w.unref(); // an idle decoder never keeps the process alive
+    (w as unknown as { unref(): void }).unref(); // an idle decoder never keeps the process alive
     w.onmessage = (e: MessageEvent) => {
       const done = pending.get(e.data.id);
       pending.delete(e.data.id);
