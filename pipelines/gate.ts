@@ -1,10 +1,15 @@
 /**
  * The exactly-once gate in front of ClickHouse. Delivery is at least once, and the
  * materialized views sum what they are given, so a fact key must reach its table
- * once. Each table is checked for the batch's keys right before its own insert:
- * a batch that failed half-way and is redelivered skips what already landed and
- * inserts the rest. Writers of one table are serialized per process (the sink's
- * queue); across processes the bus keys by mint, so one coin's facts meet one writer.
+ * once.
+ *
+ * A transaction is recorded in raw_transactions after all its facts: one lookup
+ * there drops every transaction already stored. A write that died half-way leaves
+ * its signatures in Postgres `sink_inflight`; only those "suspect" transactions
+ * (and replayed parked facts) have each fact table checked for their keys before
+ * the insert, so a redelivery completes what is missing and adds nothing twice.
+ * Writes are serialized per process (the sink's queue); across processes the bus
+ * keys by mint, so one coin's facts meet one writer.
  */
 import type { ClickHouse } from "../infra/clickhouse";
 import type { FactTable } from "./rows";
@@ -45,13 +50,11 @@ export async function newRowsOnly(ch: ClickHouse, table: FactTable, rows: Row[])
   return existing.size ? unique.filter((r) => !existing.has(rowKey(r))) : unique;
 }
 
-export async function newSignaturesOnly(ch: ClickHouse, rows: Row[]): Promise<Row[]> {
-  const unique = new Map(rows.map((r) => [r.signature as string, r]));
-  if (unique.size === 0) return [];
-  const found = await ch.query<{ signature: string }>(
-    "SELECT signature FROM raw_transactions WHERE signature IN {sigs:Array(String)}",
-    { sigs: [...unique.keys()] },
-  );
-  for (const r of found) unique.delete(r.signature);
-  return [...unique.values()];
+/** Signatures already recorded (with all their facts) in raw_transactions. */
+export async function storedSignatures(ch: ClickHouse, signatures: string[]): Promise<Set<string>> {
+  if (signatures.length === 0) return new Set();
+  const found = await ch.query<{ signature: string }>("SELECT signature FROM raw_transactions WHERE signature IN {sigs:Array(String)}", {
+    sigs: signatures,
+  });
+  return new Set(found.map((r) => r.signature));
 }

@@ -10,7 +10,7 @@ import type { Fact, PoolCreated } from "../ingest/facts";
 import type { TxEnvelope } from "./envelope";
 import { classify, factFromJson, factKey, factToJson, type Parked } from "./classify";
 import { FACT_TABLES, toRows } from "./rows";
-import { newRowsOnly, newSignaturesOnly } from "./gate";
+import { newRowsOnly, storedSignatures } from "./gate";
 import { persistPools, type PoolRegistry } from "./platform/registry";
 import { mirrorDirectory, upsertAgentsForPools } from "./agents-sink";
 import { bump, type PipelineMetrics } from "./metrics";
@@ -75,11 +75,26 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
   };
 }
 
-async function writeBatch(deps: SinkDeps, batch: TxEnvelope[]): Promise<WriteResult> {
+async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[]): Promise<WriteResult> {
   const { ch, sql, registry, metrics } = deps;
-  const facts: Fact[] = [];
-  for (const env of batch) for (const f of env.facts) facts.push(f);
+  const batch = dedupeBy(incoming, (e) => e.signature);
+  const known = await storedSignatures(ch, batch.map((e) => e.signature));
+  const fresh = batch.filter((e) => !known.has(e.signature));
+  let duplicates = incoming.length - fresh.length;
+  if (fresh.length === 0) {
+    metrics.duplicates += duplicates;
+    metrics.batches++;
+    return { stored: 0, duplicates, parked: 0, dropped: 0 };
+  }
+  const freshSigs = fresh.map((e) => e.signature);
+  // Transactions whose earlier write died half-way: their facts are checked table by table.
+  const suspects = new Set<string>(
+    (await sql<{ signature: string }[]>`SELECT signature FROM sink_inflight WHERE signature IN ${sql(freshSigs)}`).map((r) => r.signature),
+  );
+  await sql`INSERT INTO sink_inflight ${sql(freshSigs.map((signature) => ({ signature })), "signature")} ON CONFLICT DO NOTHING`;
 
+  const facts: Fact[] = [];
+  for (const env of fresh) for (const f of env.facts) facts.push(f);
   let round = classify(facts, registry);
   const accepted = [...round.accepted];
   const parked: Parked[] = [...round.parked];
@@ -94,7 +109,9 @@ async function writeBatch(deps: SinkDeps, batch: TxEnvelope[]): Promise<WriteRes
     const waiting = [...new Set(newPools.flatMap((p) => [p.address, p.mint]))];
     const rows = await sql<{ fact_key: string; fact: unknown }[]>`SELECT fact_key, fact FROM parked_facts WHERE waits_for IN ${sql(waiting)}`;
     if (rows.length) {
-      round = classify(rows.map((r) => factFromJson(r.fact)), registry);
+      const replayed = rows.map((r) => factFromJson(r.fact));
+      for (const f of replayed) suspects.add(f.signature); // a replay may follow a half-done one
+      round = classify(replayed, registry);
       accepted.push(...round.accepted);
       parked.push(...round.parked);
       dropped += round.dropped;
@@ -111,17 +128,19 @@ async function writeBatch(deps: SinkDeps, batch: TxEnvelope[]): Promise<WriteRes
     f.kind === "trade" && f.config ? registry.configs.byAddress.get(f.config) ?? registry.configOfMint(f.mint) : registry.configOfMint(f.mint),
   );
   let stored = 0;
-  let duplicates = 0;
-  // Tables are independent: each checks its own keys and inserts, side by side.
+  // Tables are independent: each inserts side by side; suspect rows are checked first.
   await Promise.all(
     FACT_TABLES.map(async (table) => {
       const all = rows[table];
       if (all.length === 0) return;
-      const fresh = await newRowsOnly(ch, table, all);
-      duplicates += all.length - fresh.length;
-      await ch.insert(table, fresh);
-      stored += fresh.length;
-      if (table !== "activity") bump(metrics.facts, table, fresh.length);
+      const suspect = suspects.size ? all.filter((r) => suspects.has(r.signature as string)) : [];
+      const clear = suspect.length ? all.filter((r) => !suspects.has(r.signature as string)) : all;
+      const checked = suspect.length ? await newRowsOnly(ch, table, suspect) : [];
+      duplicates += suspect.length - checked.length;
+      const insert = checked.length ? [...clear, ...checked] : clear;
+      await ch.insert(table, insert);
+      stored += insert.length;
+      if (table !== "activity") bump(metrics.facts, table, insert.length);
     }),
   );
 
@@ -137,24 +156,26 @@ async function writeBatch(deps: SinkDeps, batch: TxEnvelope[]): Promise<WriteRes
   }
 
   // The transaction ledger last: a transaction is recorded once all its facts are.
-  const rawRows = batch.map((e) => ({
-    signature: e.signature,
-    slot: e.slot,
-    block_time: e.blockTime,
-    received_at: e.receivedAt,
-    source: e.source,
-    status: e.status,
-    fact_count: e.facts.length,
-    unknown_count: e.unknownCount,
-    error_count: e.errorCount,
-    detail: e.detail,
-    payload: e.payload,
-  }));
-  const freshTx = await newSignaturesOnly(ch, rawRows);
-  await ch.insert("raw_transactions", freshTx);
-  for (const r of freshTx) {
-    bump(metrics.transactions, r.status as string);
-    metrics.unknownDiscriminators += r.unknown_count as number;
+  await ch.insert(
+    "raw_transactions",
+    fresh.map((e) => ({
+      signature: e.signature,
+      slot: e.slot,
+      block_time: e.blockTime,
+      received_at: e.receivedAt,
+      source: e.source,
+      status: e.status,
+      fact_count: e.facts.length,
+      unknown_count: e.unknownCount,
+      error_count: e.errorCount,
+      detail: e.detail,
+      payload: e.payload,
+    })),
+  );
+  await sql`DELETE FROM sink_inflight WHERE signature IN ${sql(freshSigs)}`;
+  for (const e of fresh) {
+    bump(metrics.transactions, e.status);
+    metrics.unknownDiscriminators += e.unknownCount;
   }
 
   metrics.duplicates += duplicates;

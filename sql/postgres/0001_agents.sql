@@ -61,3 +61,11 @@ CREATE TABLE IF NOT EXISTS parked_facts (
   parked_at   timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS parked_facts_waits_for ON parked_facts (waits_for);
+
+-- Signatures of the sink's write in progress. A write that dies half-way leaves
+-- its signatures here; when they are delivered again, their facts are checked
+-- table by table so nothing is stored twice (see pipelines/gate.ts).
+CREATE TABLE IF NOT EXISTS sink_inflight (
+  signature   text PRIMARY KEY,
+  since       timestamptz NOT NULL DEFAULT now()
+);

@@ -1,0 +1,76 @@
+import { describe, expect, test } from "bun:test";
+import { testEngines } from "../infra/testing/engines";
+import { createLogger } from "../infra/log";
+import type { ClickHouse } from "../infra/clickhouse";
+import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
+import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
+import { toEnvelopes } from "../ingest/helius/handle";
+import { PoolRegistry } from "./platform/registry";
+import { createMetrics } from "./metrics";
+import { createFactSink } from "./sink";
+
+const SEED = 23;
+
+/** A ClickHouse whose insert into `table` fails `times` times: a write that dies half-way. */
+function failingInsert(ch: ClickHouse, table: string, times: number): ClickHouse {
+  let left = times;
+  return {
+    ...ch,
+    query: ch.query.bind(ch),
+    command: ch.command.bind(ch),
+    async insert(t, rows) {
+      if (t === table && left-- > 0) throw new Error(`injected failure inserting into ${t}`);
+      return ch.insert(t, rows);
+    },
+  };
+}
+
+async function counts(ch: ClickHouse, mints: string[]) {
+  return ch.query(
+    `SELECT
+       (SELECT toString(count()) FROM trades WHERE mint IN {m:Array(String)}) AS trades,
+       (SELECT toString(sum(trades)) FROM candles_1m WHERE mint IN {m:Array(String)}) AS candle_trades,
+       (SELECT toString(sum(volume_sol)) FROM candles_1m WHERE mint IN {m:Array(String)}) AS candle_volume,
+       (SELECT toString(sum(trades)) FROM market_state WHERE mint IN {m:Array(String)}) AS market_trades,
+       (SELECT toString(sum(volume_sol)) FROM volume_1m WHERE mint IN {m:Array(String)}) AS minute_volume,
+       (SELECT toString(count()) FROM fee_claims WHERE mint IN {m:Array(String)}) AS claims,
+       (SELECT toString(sum(burned)) FROM burn_totals WHERE mint IN {m:Array(String)}) AS burned`,
+    { m: mints },
+  );
+}
+
+describe("sink: a write that dies half-way, then redelivery", () => {
+  test("facts already inserted are not counted twice; missing ones are completed", async () => {
+    const engines = await testEngines();
+    const configs = fixtureSimConfigs(SEED);
+    const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
+    const sim = createSimulator({ seed: SEED, configs, pools: 4 });
+    const envelopes = toEnvelopes(sim.next(1500), "simulator");
+    const mints = sim.state().pools.map((p) => p.mint);
+    const expectedTrades = envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
+    const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
+
+    // The first attempt stores every fact table, then dies before recording the transactions.
+    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "raw_transactions", 1) });
+    await expect(broken.write(envelopes)).rejects.toThrow(/injected failure/);
+    const afterCrash = await counts(engines.ch, mints);
+    expect(afterCrash[0]).toMatchObject({ trades: String(expectedTrades) });
+
+    // A second attempt dies after only the trades table.
+    const brokenAgain = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims", 1) });
+    await expect(brokenAgain.write(envelopes.slice().reverse())).rejects.toThrow(/injected failure/);
+
+    // Redelivery, shuffled and with duplicates, completes without double counting.
+    const sink = createFactSink({ ...deps, ch: engines.ch });
+    await sink.write([...envelopes.slice(700), ...envelopes, ...envelopes.slice(0, 300)]);
+    const final = await counts(engines.ch, mints);
+    expect(final).toEqual(afterCrash);
+    expect(final[0]).toMatchObject({ trades: String(expectedTrades), candle_trades: String(expectedTrades), market_trades: String(expectedTrades) });
+    const inflight = await engines.sql`SELECT count(*)::int AS n FROM sink_inflight WHERE signature IN ${engines.sql(envelopes.map((e) => e.signature))}`;
+    expect(inflight[0]!.n).toBe(0);
+
+    // And once recorded, another delivery changes nothing.
+    await sink.write(envelopes);
+    expect(await counts(engines.ch, mints)).toEqual(final);
+  });
+});
