@@ -78,7 +78,12 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
 async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[]): Promise<WriteResult> {
   const { ch, sql, registry, metrics } = deps;
   const batch = dedupeBy(incoming, (e) => e.signature);
-  const known = await storedSignatures(ch, batch.map((e) => e.signature));
+  const sigs = batch.map((e) => e.signature);
+  const [known, inflight] = await Promise.all([
+    storedSignatures(ch, sigs),
+    // transactions whose earlier write died half-way: their facts are checked table by table
+    sql<{ signature: string }[]>`SELECT signature FROM sink_inflight WHERE signature = ANY(${sigs}::text[])`,
+  ]);
   const fresh = batch.filter((e) => !known.has(e.signature));
   let duplicates = incoming.length - fresh.length;
   if (fresh.length === 0) {
@@ -87,11 +92,8 @@ async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[]): Promise<Write
     return { stored: 0, duplicates, parked: 0, dropped: 0 };
   }
   const freshSigs = fresh.map((e) => e.signature);
-  // Transactions whose earlier write died half-way: their facts are checked table by table.
-  const suspects = new Set<string>(
-    (await sql<{ signature: string }[]>`SELECT signature FROM sink_inflight WHERE signature IN ${sql(freshSigs)}`).map((r) => r.signature),
-  );
-  await sql`INSERT INTO sink_inflight ${sql(freshSigs.map((signature) => ({ signature })), "signature")} ON CONFLICT DO NOTHING`;
+  const suspects = new Set<string>(inflight.map((r) => r.signature));
+  await sql`INSERT INTO sink_inflight (signature) SELECT unnest(${freshSigs}::text[]) ON CONFLICT DO NOTHING`;
 
   const facts: Fact[] = [];
   for (const env of fresh) for (const f of env.facts) facts.push(f);
@@ -172,7 +174,7 @@ async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[]): Promise<Write
       payload: e.payload,
     })),
   );
-  await sql`DELETE FROM sink_inflight WHERE signature IN ${sql(freshSigs)}`;
+  await sql`DELETE FROM sink_inflight WHERE signature = ANY(${freshSigs}::text[])`;
   for (const e of fresh) {
     bump(metrics.transactions, e.status);
     metrics.unknownDiscriminators += e.unknownCount;
