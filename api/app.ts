@@ -11,7 +11,7 @@ import type { Logger } from "../infra/log";
 export type AppDeps = {
   log: Logger;
   ready: () => Promise<boolean>;
-  data: DataApiDeps;
+  data: DataApiDeps | null;
   ingest: IngestDeps | null;
   metricsText: () => string;
 };
@@ -29,6 +29,7 @@ export function createApp(deps: AppDeps) {
       set.headers["content-type"] = "text/plain; version=0.0.4";
       return deps.metricsText();
     })
-    .use(publicRoutes(deps.data));
-  return deps.ingest ? app.use(ingestRoutes(deps.ingest)) : app;
+    .use(deps.data ? publicRoutes(deps.data) : new Elysia())
+    .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia());
+  return app;
 }

@@ -79,6 +79,13 @@ const EnvSchema = v.object({
   IPFS_GATEWAY: v.optional(v.pipe(v.string(), v.url("must be a URL"), v.startsWith("https://", "must be https")), "https://ipfs.io/ipfs/"),
   /** tests only: let outbound fetches (metadata, images) reach loopback hosts; off by default */
   ALLOW_LOOPBACK_FETCH: v.optional(v.picklist(["true", "false"], "must be true or false"), "false"),
+  /** Kafka brokers (host:port, comma-separated); set = the bus is Kafka instead of in-process */
+  KAFKA_BROKERS: v.optional(v.pipe(v.string(), v.regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, "must be host:port[,host:port...]"))),
+  /** partitions and replication of topics created at start */
+  KAFKA_PARTITIONS: positiveInt("6"),
+  KAFKA_REPLICATION: positiveInt("1"),
+  /** consumer group of the pipelines */
+  KAFKA_GROUP_ID: v.optional(v.pipe(v.string(), v.minLength(1)), "pipelines"),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -98,6 +105,7 @@ export type Config = Readonly<{
   walletCacheSeconds: number;
   decodeWorkers: number;
   ipfsGateway: string;
+  kafka: Readonly<{ brokers: readonly string[]; partitions: number; replication: number; groupId: string }> | null;
   allowLoopbackFetch: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
@@ -151,6 +159,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     walletCacheSeconds: e.WALLET_CACHE_SECONDS,
     decodeWorkers: e.DECODE_WORKERS,
     ipfsGateway: e.IPFS_GATEWAY,
+    kafka: e.KAFKA_BROKERS
+      ? Object.freeze({ brokers: Object.freeze(e.KAFKA_BROKERS.split(",")), partitions: e.KAFKA_PARTITIONS, replication: e.KAFKA_REPLICATION, groupId: e.KAFKA_GROUP_ID })
+      : null,
     allowLoopbackFetch: e.ALLOW_LOOPBACK_FETCH === "true",
     logLevel: e.LOG_LEVEL,
   });

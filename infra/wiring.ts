@@ -10,7 +10,7 @@ import type { Logger } from "./log";
 import type { ConfigRegistry } from "../pipelines/platform/configs";
 import { PoolRegistry } from "../pipelines/platform/registry";
 import { createFactSink } from "../pipelines/sink";
-import { createInProcessBus } from "../pipelines/bus";
+import { createInProcessBus, type Bus } from "../pipelines/bus";
 import { createMetrics, prometheusText } from "../pipelines/metrics";
 import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, type PriceSource, type SolPriceService } from "./sol-price";
 import { createResponseCache } from "../api/public/cache";
@@ -18,6 +18,7 @@ import { createMarketBoard } from "../api/public/market-board";
 import { createApp } from "../api/app";
 import type { SolanaRpc } from "./solana-rpc";
 import { createDecodePool } from "../ingest/helius/decode-pool";
+import type { ConsumerStats } from "../pipelines/kafka/consumer";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -44,18 +45,21 @@ export async function wirePlatform(opts: {
   /** how old the in-memory market board behind the agents list may get; 0 = always fresh */
   boardRefreshMs?: number;
   decodeWorkers?: number;
+  /** the Kafka bus in scaled mode; default: in-process, straight to the sink */
+  bus?: Bus;
 }) {
   const { config, log, engines, configs } = opts;
   const registry = await PoolRegistry.load(engines.sql, configs);
   const metrics = createMetrics();
+  const consumerStats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
   const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }) });
-  const bus = createInProcessBus(sink);
+  const bus = opts.bus ?? createInProcessBus(sink);
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const app = createApp({
     log,
     ready: async () => (await engines.ch.ping()) && (await engines.sql`SELECT 1`.then(() => true)),
-    metricsText: () => prometheusText(metrics),
+    metricsText: () => prometheusText(metrics, opts.bus ? consumerStats : null),
     data: {
       ...engines,
       configs,
@@ -67,5 +71,5 @@ export async function wirePlatform(opts: {
     },
     ingest: { bus, decoder, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
   });
-  return { app, bus, sink, metrics, registry, price, decoder };
+  return { app, bus, sink, metrics, consumerStats, registry, price, decoder };
 }

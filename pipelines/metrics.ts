@@ -1,3 +1,4 @@
+import type { ConsumerStats } from "./kafka/consumer";
 /** Counters the pipelines keep; served in Prometheus text format and logged. */
 export type PipelineMetrics = {
   transactions: Record<string, number>;
@@ -20,7 +21,7 @@ export function bump(map: Record<string, number>, key: string, by = 1): void {
   map[key] = (map[key] ?? 0) + by;
 }
 
-export function prometheusText(m: PipelineMetrics): string {
+export function prometheusText(m: PipelineMetrics, consumer: ConsumerStats | null = null): string {
   const lines: string[] = [];
   const counter = (name: string, help: string, values: [Record<string, string>, number][]) => {
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
@@ -38,5 +39,11 @@ export function prometheusText(m: PipelineMetrics): string {
   counter("acp_unknown_discriminators_total", "Instructions or events with a discriminator no IDL knows", [[{}, m.unknownDiscriminators]]);
   counter("acp_batches_total", "Batches written", [[{}, m.batches]]);
   counter("acp_sink_write_seconds_total", "Time spent writing batches", [[{}, Math.round(m.writeMs) / 1000]]);
+  if (consumer) {
+    counter("acp_consumer_batches_total", "Kafka batches stored and committed", [[{}, consumer.batches]]);
+    counter("acp_consumer_messages_total", "Kafka messages stored and committed", [[{}, consumer.messages]]);
+    counter("acp_dead_letters_total", "Messages sent to a dead-letter topic", [[{}, consumer.deadLetters]]);
+    lines.push("# HELP acp_consumer_lag Messages not yet committed by the consumer group", "# TYPE acp_consumer_lag gauge", `acp_consumer_lag ${consumer.lag}`);
+  }
   return lines.join("\n") + "\n";
 }

@@ -1,0 +1,26 @@
+import { Kafka, logLevel } from "kafkajs";
+const t0 = Date.now();
+const kafka = new Kafka({ clientId: "kcheck", brokers: [`127.0.0.1:${process.env.KAFKA_PORT ?? 9092}`], logLevel: logLevel.WARN });
+const topic = `kcheck-${Date.now()}`;
+const admin = kafka.admin();
+await admin.connect();
+console.log("created", await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true }));
+console.log("topics", (await admin.listTopics()).filter((t) => t.startsWith("kcheck")));
+const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+await producer.connect();
+const res = await producer.send({ topic, acks: -1, messages: [{ key: "k", value: "hello-idempotent" }] });
+console.log("sent", res);
+const consumer = kafka.consumer({ groupId: `g-${topic}` });
+await consumer.connect();
+await consumer.subscribe({ topic, fromBeginning: true });
+const got = await new Promise<string>((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error("no message in 30s")), 30000);
+  consumer.run({ eachMessage: async ({ message }) => { clearTimeout(timer); resolve(message.value!.toString()); } });
+});
+console.log("consumed", got);
+await consumer.disconnect(); await producer.disconnect();
+console.log("offsets", await admin.fetchOffsets({ groupId: `g-${topic}`, topics: [topic] }));
+await admin.deleteTopics({ topics: [topic] });
+await admin.disconnect();
+console.log(got === "hello-idempotent" ? "OK" : "MISMATCH", `${Date.now() - t0}ms`);
+process.exit(got === "hello-idempotent" ? 0 : 1);

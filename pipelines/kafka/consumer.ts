@@ -1,0 +1,90 @@
+/**
+ * The pipelines' Kafka consumer: each fetched batch (one partition) becomes one
+ * sink write (one insert per table), and only then are its offsets committed.
+ * A message that cannot be decoded goes to the topic's dead-letter twin with the
+ * original key and value and headers saying why, where and when; if that write
+ * fails, nothing is committed. A failing sink write throws, so the batch is
+ * delivered again from the last committed offset: never log-and-ack.
+ */
+import type { Consumer, Kafka, KafkaMessage, Producer } from "kafkajs";
+import type { FactSink } from "../sink";
+import type { TxEnvelope } from "../envelope";
+import type { Logger } from "../../infra/log";
+import { decodeEnvelope, dlqTopic, TOPICS } from "./topics";
+
+export type DeadLetter = { message: KafkaMessage; reason: string; step: string };
+
+/** Pure step: messages → envelopes to store, and dead letters. */
+export function splitBatch(messages: KafkaMessage[]): { envelopes: TxEnvelope[]; dead: DeadLetter[] } {
+  const envelopes: TxEnvelope[] = [];
+  const dead: DeadLetter[] = [];
+  for (const message of messages) {
+    try {
+      envelopes.push(decodeEnvelope(message.value));
+    } catch (err) {
+      dead.push({ message, reason: (err as Error).message.slice(0, 500), step: "decode-envelope" });
+    }
+  }
+  return { envelopes, dead };
+}
+
+export type ConsumerStats = { batches: number; messages: number; deadLetters: number; lag: number };
+
+export async function startTransactionConsumer(deps: {
+  kafka: Kafka;
+  groupId: string;
+  sink: FactSink;
+  log: Logger;
+  stats: ConsumerStats;
+}): Promise<{ consumer: Consumer; stop(): Promise<void> }> {
+  const { kafka, sink, log, stats } = deps;
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
+  await producer.connect();
+  const consumer = kafka.consumer({ groupId: deps.groupId, heartbeatInterval: 3000, sessionTimeout: 30_000, allowAutoTopicCreation: false });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [TOPICS.transactions], fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      if (!isRunning() || isStale() || batch.messages.length === 0) return;
+      const { envelopes, dead } = splitBatch(batch.messages);
+      if (dead.length) {
+        await producer.send({
+          topic: dlqTopic(batch.topic),
+          acks: -1,
+          messages: dead.map(({ message, reason, step }) => ({
+            key: message.key,
+            value: message.value,
+            headers: {
+              ...message.headers,
+              "dlq-reason": reason,
+              "dlq-step": step,
+              "dlq-timestamp": new Date().toISOString(),
+              "dlq-source": `${batch.topic}/${batch.partition}/${message.offset}`,
+            },
+          })),
+        });
+        stats.deadLetters += dead.length;
+        for (const d of dead) log.warn("message sent to dead-letter topic", { topic: batch.topic, partition: batch.partition, offset: d.message.offset, reason: d.reason });
+      }
+      await heartbeat();
+      await sink.write(envelopes); // throws on failure: the batch is delivered again
+      await heartbeat();
+      // The whole fetched run is done, so the resolved offsets are gap-free.
+      const last = batch.messages[batch.messages.length - 1]!.offset;
+      resolveOffset(last);
+      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+      stats.batches++;
+      stats.messages += batch.messages.length;
+      log.debug("batch stored", { topic: batch.topic, partition: batch.partition, firstOffset: batch.firstOffset(), lastOffset: last, messages: batch.messages.length });
+    },
+  });
+  return {
+    consumer,
+    async stop() {
+      await consumer.disconnect(); // stops fetching; the batch in hand finishes and commits first
+      await producer.disconnect();
+    },
+  };
+}

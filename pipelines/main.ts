@@ -1,0 +1,57 @@
+/**
+ * The pipelines process (scaled mode): consumes chain transactions from Kafka and
+ * stores them (ClickHouse facts, Postgres state), committing offsets only after
+ * the rows are stored. Scale by partitions: run up to one process per partition.
+ */
+import { Elysia } from "elysia";
+import { createLogger } from "../infra/log";
+import { configOrExit, onShutdown, openEngines, platformConfigs } from "../infra/boot";
+import { createSolanaRpc } from "../infra/solana-rpc";
+import { PoolRegistry } from "./platform/registry";
+import { createFactSink } from "./sink";
+import { createMetrics, prometheusText } from "./metrics";
+import { kafkaClient } from "./kafka/bus";
+import { consumerLag, ensureTopics } from "./kafka/admin";
+import { startTransactionConsumer, type ConsumerStats } from "./kafka/consumer";
+import { TOPICS } from "./kafka/topics";
+
+const config = configOrExit();
+const log = createLogger(config.logLevel, { process: "pipelines" });
+if (!config.kafka) {
+  console.error("the pipelines process needs KAFKA_BROKERS (for one process without Kafka, run `npm start`)");
+  process.exit(2);
+}
+const kafkaConfig = config.kafka;
+const { pg, ch } = await openEngines(config, log);
+const { configs } = await platformConfigs(config, log, config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null);
+const registry = await PoolRegistry.load(pg.sql, configs);
+const metrics = createMetrics();
+const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
+const sink = createFactSink({ ch, sql: pg.sql, registry, metrics, log: log.child({ stage: "sink" }) });
+const kafka = kafkaClient([...kafkaConfig.brokers], "pipelines");
+await ensureTopics(kafka, kafkaConfig);
+const consumer = await startTransactionConsumer({ kafka, groupId: kafkaConfig.groupId, sink, log: log.child({ stage: "consumer" }), stats });
+
+const lagTimer = setInterval(async () => {
+  try {
+    stats.lag = await consumerLag(kafka, kafkaConfig.groupId, TOPICS.transactions);
+    log.info("consumer progress", { lag: stats.lag, batches: stats.batches, messages: stats.messages, deadLetters: stats.deadLetters });
+  } catch (err) {
+    log.warn("consumer lag unavailable", { err: (err as Error).message });
+  }
+}, 10_000);
+
+const health = new Elysia()
+  .get("/healthz", () => ({ ok: true }))
+  .get("/readyz", async ({ set }) => {
+    const ready = (await ch.ping()) && (await pg.sql`SELECT 1`.then(() => true, () => false));
+    if (!ready) set.status = 503;
+    return { ready };
+  })
+  .get("/metrics", ({ set }) => {
+    set.headers["content-type"] = "text/plain; version=0.0.4";
+    return prometheusText(metrics, stats);
+  });
+const server = health.listen({ port: config.port, hostname: "0.0.0.0" });
+log.info("consuming", { topic: TOPICS.transactions, groupId: kafkaConfig.groupId, port: server.server?.port });
+onShutdown(log, () => [() => clearInterval(lagTimer), () => consumer.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
