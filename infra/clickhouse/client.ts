@@ -50,4 +50,6 @@ export const SESSION_SETTINGS = {
   output_format_json_quote_denormals: 0,
   date_time_output_format: "iso",
   join_use_nulls: 0,
+  // a trades insert feeds several views; let them run side by side
+  parallel_view_processing: 1,
 } as const;

@@ -1,0 +1,146 @@
+import { describe, expect, test, beforeAll, afterAll } from "bun:test";
+import { randomUUID } from "node:crypto";
+import type { Kafka } from "kafkajs";
+import { testEngines } from "../../infra/testing/engines";
+import { testKafkaBrokers } from "../../infra/testing/kafka";
+import { createLogger } from "../../infra/log";
+import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
+import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
+import { toEnvelopes } from "../../ingest/helius/handle";
+import { PoolRegistry } from "../platform/registry";
+import { createMetrics } from "../metrics";
+import { createFactSink } from "../sink";
+import { createKafkaBus, kafkaClient, BusUnavailable } from "./bus";
+import { ensureTopics, consumerLag } from "./admin";
+import { startTransactionConsumer, type ConsumerStats } from "./consumer";
+import { TOPICS, dlqTopic } from "./topics";
+
+// Real broker (infra/kafka/up), real embedded Postgres and chDB.
+const SEED = 31;
+let kafka: Kafka;
+const stops: (() => Promise<unknown>)[] = [];
+
+async function kafkaScript(name: "up" | "down") {
+  const run = Bun.spawn(["bash", new URL(`../../infra/kafka/${name}`, import.meta.url).pathname], {
+    env: { ...process.env, KAFKA_PORT: process.env.KAFKA_TEST_PORT ?? "9092" },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  if ((await run.exited) !== 0) throw new Error(`infra/kafka/${name} failed: ${await new Response(run.stderr).text()}`);
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(200);
+  }
+}
+
+describe("Kafka bus and consumer (real broker)", () => {
+  beforeAll(async () => {
+    kafka = kafkaClient(await testKafkaBrokers(), `test-${randomUUID()}`);
+    await ensureTopics(kafka, { partitions: 3, replication: 1 });
+  }, 240_000);
+  afterAll(async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+  });
+
+  test("published transactions are stored once, through the consumer, and offsets are committed", async () => {
+    const engines = await testEngines();
+    const configs = fixtureSimConfigs(SEED);
+    const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
+    const sink = createFactSink({ ...engines, registry, metrics: createMetrics(), log: createLogger("error") });
+    const sim = createSimulator({ seed: SEED, configs, pools: 3 });
+    const envelopes = toEnvelopes(sim.next(600), "simulator");
+    const mints = sim.state().pools.map((p) => p.mint);
+    const trades = envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
+
+    const bus = await createKafkaBus(kafka);
+    stops.push(() => bus.close());
+    for (let i = 0; i < envelopes.length; i += 100) await bus.publish(envelopes.slice(i, i + 100));
+    await bus.publish(envelopes.slice(0, 200)); // delivered twice
+
+    const groupId = `test-${randomUUID()}`;
+    const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
+    const consumer = await startTransactionConsumer({ kafka, groupId, sink, log: createLogger("error"), stats });
+    stops.push(() => consumer.stop());
+    const count = () => engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM trades WHERE mint IN {m:Array(String)}", { m: mints });
+    await until("all trades stored", async () => ((await count())[0]!.n === String(trades) ? true : undefined));
+    await until("lag 0", async () => ((await consumerLag(kafka, groupId, TOPICS.transactions)) === 0 ? true : undefined));
+    const [candles] = await engines.ch.query<{ n: string }>("SELECT toString(sum(trades)) AS n FROM candles_1m WHERE mint IN {m:Array(String)}", { m: mints });
+    expect(candles!.n).toBe(String(trades));
+    expect(stats.messages).toBeGreaterThanOrEqual(800);
+  }, 120_000);
+
+  test("a poison message goes to the dead-letter topic with why, where and when; later messages still flow", async () => {
+    const engines = await testEngines();
+    const configs = fixtureSimConfigs(SEED + 1);
+    const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
+    const sink = createFactSink({ ...engines, registry, metrics: createMetrics(), log: createLogger("error") });
+    const sim = createSimulator({ seed: SEED + 1, configs, pools: 2 });
+    const envelopes = toEnvelopes(sim.next(50), "simulator");
+    const mints = sim.state().pools.map((p) => p.mint);
+
+    const producer = kafka.producer();
+    await producer.connect();
+    const poisonKey = `poison-${randomUUID()}`;
+    await producer.send({ topic: TOPICS.transactions, messages: [{ key: poisonKey, value: "{not json", headers: { origin: "test" } }] });
+    await producer.disconnect();
+    const bus = await createKafkaBus(kafka);
+    stops.push(() => bus.close());
+    await bus.publish(envelopes);
+
+    const groupId = `test-${randomUUID()}`;
+    const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
+    const consumer = await startTransactionConsumer({ kafka, groupId, sink, log: createLogger("error"), stats });
+    stops.push(() => consumer.stop());
+
+    const expected = envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
+    await until("later messages stored", async () => {
+      const [r] = await engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM trades WHERE mint IN {m:Array(String)}", { m: mints });
+      return r!.n === String(expected) ? true : undefined;
+    });
+
+    // read the DLQ back and find our poison message with its original key, value and headers
+    const reader = kafka.consumer({ groupId: `dlq-reader-${randomUUID()}` });
+    await reader.connect();
+    await reader.subscribe({ topic: dlqTopic(TOPICS.transactions), fromBeginning: true });
+    const found = new Promise<{ value: string; headers: Record<string, string> }>((resolve) => {
+      void reader.run({
+        eachMessage: async ({ message }) => {
+          if (message.key?.toString() !== poisonKey) return;
+          const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
+          resolve({ value: message.value!.toString(), headers });
+        },
+      });
+    });
+    const dead = await Promise.race([found, Bun.sleep(30_000).then(() => null)]);
+    await reader.disconnect();
+    expect(dead).not.toBeNull();
+    expect(dead!.value).toBe("{not json");
+    expect(dead!.headers.origin).toBe("test");
+    expect(dead!.headers["dlq-step"]).toBe("decode-envelope");
+    expect(dead!.headers["dlq-reason"]).toBeString();
+    expect(Number.isNaN(Date.parse(dead!.headers["dlq-timestamp"]!))).toBe(false);
+    expect(dead!.headers["dlq-source"]).toStartWith(`${TOPICS.transactions}/`);
+    expect(stats.deadLetters).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+
+  test("while the broker is down, publishing fails fast; after it is back, publishing works again", async () => {
+    if (process.env.KAFKA_BROKERS) return; // an external broker is not ours to stop
+    const bus = await createKafkaBus(kafka);
+    stops.push(() => bus.close());
+    const sim = createSimulator({ seed: SEED + 2, configs: fixtureSimConfigs(SEED + 2), pools: 1 });
+    const envelopes = toEnvelopes(sim.next(5), "simulator");
+    await bus.publish(envelopes);
+    await kafkaScript("down");
+    const started = performance.now();
+    await expect(bus.publish(envelopes)).rejects.toBeInstanceOf(BusUnavailable);
+    expect(performance.now() - started).toBeLessThan(3_000); // the webhook answers 503 well inside Helius's deadline
+    await kafkaScript("up");
+    await until("publishing again", async () => ((await bus.publish(envelopes).then(() => true, () => false)) ? true : undefined), 60_000);
+  }, 180_000);
+});
