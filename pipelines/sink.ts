@@ -84,7 +84,9 @@ async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[]): Promise<Write
     // transactions whose earlier write died half-way: their facts are checked table by table
     sql<{ signature: string }[]>`SELECT signature FROM sink_inflight WHERE signature = ANY(${sigs}::text[])`,
   ]);
-  const fresh = batch.filter((e) => !known.has(e.signature));
+  // Backfill re-reads history on purpose (e.g. after a config joined PLATFORM_CONFIGS): its
+  // transactions are not skipped as already recorded; their facts are checked table by table.
+  const fresh = batch.filter((e) => e.source === "backfill" || !known.has(e.signature));
   let duplicates = incoming.length - fresh.length;
   if (fresh.length === 0) {
     metrics.duplicates += duplicates;
@@ -93,6 +95,7 @@ async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[]): Promise<Write
   }
   const freshSigs = fresh.map((e) => e.signature);
   const suspects = new Set<string>(inflight.map((r) => r.signature));
+  for (const e of fresh) if (e.source === "backfill") suspects.add(e.signature);
   await sql`INSERT INTO sink_inflight (signature) SELECT unnest(${freshSigs}::text[]) ON CONFLICT DO NOTHING`;
 
   const facts: Fact[] = [];
@@ -160,7 +163,7 @@ async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[]): Promise<Write
   // The transaction ledger last: a transaction is recorded once all its facts are.
   await ch.insert(
     "raw_transactions",
-    fresh.map((e) => ({
+    fresh.filter((e) => !known.has(e.signature)).map((e) => ({
       signature: e.signature,
       slot: e.slot,
       block_time: e.blockTime,

@@ -176,7 +176,7 @@ describe("ClickHouse over HTTP (createClickhouseServer against the chDB-backed H
     // turns the server's text into a ClickHouseError whose message is only "Too many simultaneous
     // queries. Maximum: 100. " (the name is in err.type), so server.ts's TRANSIENT regex, which
     // looks for TOO_MANY_SIMULTANEOUS_QUERIES in the message, does not match and nothing is retried.
-    test.failing("TOO_MANY_SIMULTANEOUS_QUERIES is retried", async () => {
+    test("TOO_MANY_SIMULTANEOUS_QUERIES is retried", async () => {
       const body = "Code: 202. DB::Exception: Too many simultaneous queries. Maximum: 100. (TOO_MANY_SIMULTANEOUS_QUERIES) (version 26.7.2.1)\n";
       const mint = mintOf("busy");
       try {
@@ -195,7 +195,7 @@ describe("ClickHouse over HTTP (createClickhouseServer against the chDB-backed H
     // committed an INSERT, server.ts retries it and the rows go in twice. The fact table's
     // ReplacingMergeTree collapses them on merge, but the materialized views have already
     // added them twice (market_state.trades, volumes): sums drift for good.
-    test.failing("an INSERT committed before the connection dropped is not counted twice by the views", async () => {
+    test("an INSERT committed before the connection dropped is not counted twice by the views", async () => {
       const mint = mintOf("dup");
       await double.dropNext(1, "after");
       // failing loudly is fine (the pipeline's own retry checks what is stored); double-counting is not

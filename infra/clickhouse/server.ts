@@ -1,14 +1,20 @@
-import { createClient } from "@clickhouse/client";
+import { createClient, ClickHouseLogLevel } from "@clickhouse/client";
 import { type ClickHouse, type Params, SESSION_SETTINGS } from "./client";
 
-const TRANSIENT = /ECONNRESET|ECONNREFUSED|socket hang up|timeout|TOO_MANY_SIMULTANEOUS_QUERIES|Timeout/i;
+const TRANSIENT = /ECONNRESET|ECONNREFUSED|socket hang up|timeout|TOO_MANY_SIMULTANEOUS_QUERIES/i;
+// An INSERT may have been committed when the connection broke, and the views would count a
+// resent one twice: inserts are retried only on errors that prove they never ran. The sink's
+// own redelivery then re-checks what is stored.
+const NEVER_RAN = /ECONNREFUSED|TOO_MANY_SIMULTANEOUS_QUERIES/;
 
-async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+async function withRetry<T>(fn: () => Promise<T>, retryable = TRANSIENT, attempts = 5): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await fn();
     } catch (err) {
-      if (i >= attempts || !TRANSIENT.test(String((err as Error)?.message ?? err))) throw err;
+      // @clickhouse/client keeps the error name (TOO_MANY_SIMULTANEOUS_QUERIES) in err.type, not in the message
+      const e = err as { message?: string; type?: string };
+      if (i >= attempts || !retryable.test(`${e?.message ?? err} ${e?.type ?? ""}`)) throw err;
       await Bun.sleep(Math.min(2000, 50 * 2 ** i));
     }
   }
@@ -16,7 +22,13 @@ async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
 
 /** A ClickHouse server over its HTTP interface. Transient errors are retried with backoff. */
 export async function createClickhouseServer(url: string): Promise<ClickHouse> {
-  const client = createClient({ url, clickhouse_settings: { ...SESSION_SETTINGS } as never, request_timeout: 30_000 });
+  const client = createClient({
+    url,
+    clickhouse_settings: { ...SESSION_SETTINGS } as never,
+    request_timeout: 30_000,
+    // failures surface as rejected promises and are logged by the caller with context
+    log: { level: ClickHouseLogLevel.OFF },
+  });
   return {
     kind: "server",
     async query<T>(sql: string, params: Params = {}) {
@@ -28,7 +40,7 @@ export async function createClickhouseServer(url: string): Promise<ClickHouse> {
     async insert(table, rows) {
       if (rows.length === 0) return;
       const values = rows.map((r) => JSON.parse(JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? v.toString() : v))));
-      await withRetry(() => client.insert({ table, values, format: "JSONEachRow" }));
+      await withRetry(() => client.insert({ table, values, format: "JSONEachRow" }), NEVER_RAN);
     },
     async ping() {
       return (await client.ping()).success;

@@ -5,12 +5,12 @@
 import type { Kafka } from "kafkajs";
 import { TOPICS, dlqTopic } from "./topics";
 
-export async function ensureTopics(kafka: Kafka, opts: { partitions: number; replication: number }): Promise<string[]> {
+export async function ensureTopics(kafka: Kafka, opts: { partitions: number; replication: number; topics?: string[] }): Promise<string[]> {
   const admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const wanted = Object.values(TOPICS).flatMap((t) => [t, dlqTopic(t)]);
+    const wanted = (opts.topics ?? Object.values(TOPICS)).flatMap((t) => [t, dlqTopic(t)]);
     const missing = wanted.filter((t) => !existing.has(t));
     if (missing.length)
       await admin.createTopics({

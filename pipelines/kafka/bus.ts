@@ -15,7 +15,8 @@ export function kafkaClient(brokers: string[], clientId: string): Kafka {
   return new Kafka({ clientId, brokers, logLevel: logLevel.NOTHING, retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 1000 } });
 }
 
-export async function createKafkaBus(kafka: Kafka, opts: { sendTimeoutMs?: number } = {}): Promise<Bus> {
+export async function createKafkaBus(kafka: Kafka, opts: { sendTimeoutMs?: number; topic?: string } = {}): Promise<Bus> {
+  const topic = opts.topic ?? TOPICS.transactions;
   const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
   await producer.connect();
   const timeout = opts.sendTimeoutMs ?? 2000;
@@ -23,7 +24,7 @@ export async function createKafkaBus(kafka: Kafka, opts: { sendTimeoutMs?: numbe
     async publish(batch: TxEnvelope[]) {
       if (batch.length === 0) return;
       const send = producer.send({
-        topic: TOPICS.transactions,
+        topic,
         acks: -1,
         messages: batch.map((env) => ({ key: partitionKey(env), value: encodeEnvelope(env) })),
       });

@@ -36,13 +36,24 @@ export async function startTransactionConsumer(deps: {
   sink: FactSink;
   log: Logger;
   stats: ConsumerStats;
+  /** default TOPICS.transactions; tests use their own */
+  topic?: string;
 }): Promise<{ consumer: Consumer; stop(): Promise<void> }> {
   const { kafka, sink, log, stats } = deps;
   const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
   await producer.connect();
   const consumer = kafka.consumer({ groupId: deps.groupId, heartbeatInterval: 3000, sessionTimeout: 30_000, allowAutoTopicCreation: false });
+  const topic = deps.topic ?? TOPICS.transactions;
+  // a thrown batch (sink or dead-letter write failed) restarts the consumer from the last commit
+  consumer.on(consumer.events.CRASH, (e) =>
+    log.error("consumer stopped on an error; it restarts from the last committed offset", {
+      err: e.payload.error?.message,
+      restart: e.payload.restart,
+      groupId: e.payload.groupId,
+    }),
+  );
   await consumer.connect();
-  await consumer.subscribe({ topics: [TOPICS.transactions], fromBeginning: true });
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,

@@ -18,6 +18,8 @@ import { TOPICS, dlqTopic } from "./topics";
 // Real broker (infra/kafka/up), real embedded Postgres and chDB.
 const SEED = 31;
 let kafka: Kafka;
+// Each run has its own topic: the broker keeps earlier runs' messages.
+const TOPIC = `${TOPICS.transactions}.test-${randomUUID().slice(0, 8)}`;
 const stops: (() => Promise<unknown>)[] = [];
 
 async function kafkaScript(name: "up" | "down") {
@@ -42,10 +44,14 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 60_
 describe("Kafka bus and consumer (real broker)", () => {
   beforeAll(async () => {
     kafka = kafkaClient(await testKafkaBrokers(), `test-${randomUUID()}`);
-    await ensureTopics(kafka, { partitions: 3, replication: 1 });
+    await ensureTopics(kafka, { partitions: 3, replication: 1, topics: [TOPIC] });
   }, 240_000);
   afterAll(async () => {
     for (const stop of stops.reverse()) await stop().catch(() => {});
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [TOPIC, dlqTopic(TOPIC)] }).catch(() => {});
+    await admin.disconnect();
   });
 
   test("published transactions are stored once, through the consumer, and offsets are committed", async () => {
@@ -58,21 +64,23 @@ describe("Kafka bus and consumer (real broker)", () => {
     const mints = sim.state().pools.map((p) => p.mint);
     const trades = envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
 
-    const bus = await createKafkaBus(kafka);
+    const bus = await createKafkaBus(kafka, { topic: TOPIC });
     stops.push(() => bus.close());
     for (let i = 0; i < envelopes.length; i += 100) await bus.publish(envelopes.slice(i, i + 100));
     await bus.publish(envelopes.slice(0, 200)); // delivered twice
 
     const groupId = `test-${randomUUID()}`;
     const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
-    const consumer = await startTransactionConsumer({ kafka, groupId, sink, log: createLogger("error"), stats });
+    const consumer = await startTransactionConsumer({ topic: TOPIC, kafka, groupId, sink, log: createLogger("error"), stats });
     stops.push(() => consumer.stop());
     const count = () => engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM trades WHERE mint IN {m:Array(String)}", { m: mints });
     await until("all trades stored", async () => ((await count())[0]!.n === String(trades) ? true : undefined));
-    await until("lag 0", async () => ((await consumerLag(kafka, groupId, TOPICS.transactions)) === 0 ? true : undefined));
+    await until("lag 0", async () => ((await consumerLag(kafka, groupId, TOPIC)) === 0 ? true : undefined));
     const [candles] = await engines.ch.query<{ n: string }>("SELECT toString(sum(trades)) AS n FROM candles_1m WHERE mint IN {m:Array(String)}", { m: mints });
     expect(candles!.n).toBe(String(trades));
     expect(stats.messages).toBeGreaterThanOrEqual(800);
+    // this consumer's sink knows only this test's configs; it must not see the next test's messages
+    await consumer.stop();
   }, 120_000);
 
   test("a poison message goes to the dead-letter topic with why, where and when; later messages still flow", async () => {
@@ -87,15 +95,15 @@ describe("Kafka bus and consumer (real broker)", () => {
     const producer = kafka.producer();
     await producer.connect();
     const poisonKey = `poison-${randomUUID()}`;
-    await producer.send({ topic: TOPICS.transactions, messages: [{ key: poisonKey, value: "{not json", headers: { origin: "test" } }] });
+    await producer.send({ topic: TOPIC, messages: [{ key: poisonKey, value: "{not json", headers: { origin: "test" } }] });
     await producer.disconnect();
-    const bus = await createKafkaBus(kafka);
+    const bus = await createKafkaBus(kafka, { topic: TOPIC });
     stops.push(() => bus.close());
     await bus.publish(envelopes);
 
     const groupId = `test-${randomUUID()}`;
     const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
-    const consumer = await startTransactionConsumer({ kafka, groupId, sink, log: createLogger("error"), stats });
+    const consumer = await startTransactionConsumer({ topic: TOPIC, kafka, groupId, sink, log: createLogger("error"), stats });
     stops.push(() => consumer.stop());
 
     const expected = envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
@@ -107,7 +115,7 @@ describe("Kafka bus and consumer (real broker)", () => {
     // read the DLQ back and find our poison message with its original key, value and headers
     const reader = kafka.consumer({ groupId: `dlq-reader-${randomUUID()}` });
     await reader.connect();
-    await reader.subscribe({ topic: dlqTopic(TOPICS.transactions), fromBeginning: true });
+    await reader.subscribe({ topic: dlqTopic(TOPIC), fromBeginning: true });
     const found = new Promise<{ value: string; headers: Record<string, string> }>((resolve) => {
       void reader.run({
         eachMessage: async ({ message }) => {
@@ -125,13 +133,14 @@ describe("Kafka bus and consumer (real broker)", () => {
     expect(dead!.headers["dlq-step"]).toBe("decode-envelope");
     expect(dead!.headers["dlq-reason"]).toBeString();
     expect(Number.isNaN(Date.parse(dead!.headers["dlq-timestamp"]!))).toBe(false);
-    expect(dead!.headers["dlq-source"]).toStartWith(`${TOPICS.transactions}/`);
+    expect(dead!.headers["dlq-source"]).toStartWith(`${TOPIC}/`);
     expect(stats.deadLetters).toBeGreaterThanOrEqual(1);
+    await consumer.stop();
   }, 120_000);
 
   test("while the broker is down, publishing fails fast; after it is back, publishing works again", async () => {
     if (process.env.KAFKA_BROKERS) return; // an external broker is not ours to stop
-    const bus = await createKafkaBus(kafka);
+    const bus = await createKafkaBus(kafka, { topic: TOPIC });
     stops.push(() => bus.close());
     const sim = createSimulator({ seed: SEED + 2, configs: fixtureSimConfigs(SEED + 2), pools: 1 });
     const envelopes = toEnvelopes(sim.next(5), "simulator");

@@ -1,0 +1,83 @@
+/**
+ * For tests and the benchmark: a simulated chain in the RPC's raw shape, what the
+ * simulator says it holds, and the platform's stores as the all-in-one process
+ * wires them (sink + in-process bus), on engines given by the caller.
+ */
+import { randomBytes } from "node:crypto";
+import type { ClickHouse } from "../../infra/clickhouse";
+import type { Sql } from "../../infra/postgres";
+import { createLogger } from "../../infra/log";
+import { createSimulator, fixtureSimConfigs, type EnhancedTransaction } from "../simulator";
+import { simulatedConfigRegistry } from "../simulator/platform-configs";
+import { encodeBase58 } from "../decoders/base58";
+import { enhancedToRaw, type RawTransaction } from "../../infra/testing/enhanced-to-raw";
+import { PoolRegistry } from "../../pipelines/platform/registry";
+import { createFactSink } from "../../pipelines/sink";
+import { createInProcessBus } from "../../pipelines/bus";
+import { createMetrics } from "../../pipelines/metrics";
+
+export function simulatedChain(seed: number, transactions: number, opts: { pools?: number; failedEvery?: number } = {}) {
+  const configs = fixtureSimConfigs(seed);
+  const sim = createSimulator({ seed, configs, pools: opts.pools ?? 6 });
+  const enhanced: EnhancedTransaction[] = [];
+  for (let i = 0; i < transactions; i += 5000) enhanced.push(...sim.next(Math.min(5000, transactions - i)));
+  const state = sim.state();
+  const c = state.counts;
+  // the ledger: every simulated transaction, plus failed copies (no facts on chain) every `failedEvery`
+  const ledger: RawTransaction[] = [];
+  const failed: string[] = [];
+  enhanced.forEach((tx, i) => {
+    const raw = enhancedToRaw(tx);
+    ledger.push(raw);
+    if (opts.failedEvery && i % opts.failedEvery === opts.failedEvery - 1) {
+      const copy = structuredClone(raw);
+      copy.transaction.signatures = [encodeBase58(randomBytes(64))];
+      (copy.meta as { err: unknown }).err = { InstructionError: [2, { Custom: 6001 }] };
+      ledger.push(copy);
+      failed.push(copy.transaction.signatures[0]!);
+    }
+  });
+  return {
+    configs,
+    registry: simulatedConfigRegistry(configs),
+    configAddresses: configs.map((x) => x.address),
+    enhanced,
+    ledger,
+    failed,
+    signatures: enhanced.map((t) => t.signature),
+    mints: state.pools.map((p) => p.mint),
+    expected: {
+      trades: c.firstBuys + c.dbcBuys + c.dbcSells + c.dammBuys + c.dammSells,
+      claims: c.partnerClaims + c.creatorClaims + c.positionClaims,
+      claimsWithoutCreator: c.partnerClaims + c.positionClaims,
+      burns: c.burns,
+      pools: c.poolsCreated,
+    },
+  };
+}
+
+/** The sink and in-process bus, built from the pieces infra/wiring.ts uses. */
+export async function inProcessStore(engines: { ch: ClickHouse; sql: Sql }, chain: { registry: ReturnType<typeof simulatedConfigRegistry> }) {
+  const registry = await PoolRegistry.load(engines.sql, chain.registry);
+  const metrics = createMetrics();
+  const sink = createFactSink({ ...engines, registry, metrics, log: createLogger("error") });
+  return { bus: createInProcessBus(sink), sink, metrics, registry };
+}
+
+/** What is stored for these mints and signatures, as numbers. */
+export async function storedCounts(ch: ClickHouse, mints: string[], signatures: string[]) {
+  const [row] = await ch.query<Record<string, string>>(
+    `SELECT
+       (SELECT toString(count()) FROM trades WHERE mint IN {m:Array(String)}) AS trades,
+       (SELECT toString(sum(trades)) FROM candles_1m WHERE mint IN {m:Array(String)}) AS candle_trades,
+       (SELECT toString(sum(trades)) FROM market_state WHERE mint IN {m:Array(String)}) AS market_trades,
+       (SELECT toString(sum(volume_sol)) FROM volume_1m WHERE mint IN {m:Array(String)}) AS volume,
+       (SELECT toString(count()) FROM fee_claims WHERE mint IN {m:Array(String)}) AS claims,
+       (SELECT toString(count()) FROM burns WHERE mint IN {m:Array(String)}) AS burns,
+       (SELECT toString(sum(burned)) FROM burn_totals WHERE mint IN {m:Array(String)}) AS burned,
+       (SELECT toString(uniqExact(signature)) FROM raw_transactions WHERE signature IN {s:Array(String)}) AS transactions,
+       (SELECT toString(count()) FROM raw_transactions WHERE signature IN {s:Array(String)}) AS transaction_rows`,
+    { m: mints, s: signatures },
+  );
+  return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])) as Record<string, number>;
+}

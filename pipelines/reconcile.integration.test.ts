@@ -1,0 +1,73 @@
+import { describe, expect, test } from "bun:test";
+import { testEngines } from "../infra/testing/engines";
+import { startRpcTestDouble } from "../infra/testing/rpc-double";
+import { createLogger } from "../infra/log";
+import { toEnvelopes } from "../ingest/helius/handle";
+import { createChainReader } from "../ingest/backfill/rpc";
+import { inProcessStore, simulatedChain, storedCounts } from "../ingest/backfill/test-chain";
+import { reconcileOnce, RECONCILE_LOCK, scheduleReconciliation } from "./reconcile";
+
+describe("reconciliation", () => {
+  test("(f) heals transactions the webhook missed; a second concurrent run skips on the advisory lock", async () => {
+    const engines = await testEngines();
+    const chain = simulatedChain(501, 2500);
+    const rpc = startRpcTestDouble(new Map(), { transactions: chain.ledger });
+    const store = await inProcessStore(engines, chain);
+    try {
+      // The webhook delivered everything but a few recent trades (on the curve and on DAMM v2).
+      const envelopes = toEnvelopes(chain.enhanced, "helius");
+      const recentTrades = envelopes
+        .map((e, i) => ({ e, i }))
+        .filter(({ e, i }) => i >= chain.enhanced.length - 120 && e.facts.some((f) => f.kind === "trade"));
+      const missed = new Set(recentTrades.filter((_, k) => k % 4 === 0).map(({ e }) => e.signature));
+      const venues = new Set(recentTrades.filter(({ e }) => missed.has(e.signature)).flatMap(({ e }) => e.facts.flatMap((f) => (f.kind === "trade" ? [f.venue] : []))));
+      expect(venues).toEqual(new Set(["dbc", "damm_v2"]));
+      for (let i = 0; i < envelopes.length; i += 200) await store.bus.publish(envelopes.slice(i, i + 200).filter((e) => !missed.has(e.signature)));
+      const counts = () => storedCounts(engines.ch, chain.mints, chain.signatures);
+      const gap = await counts();
+      expect(gap.trades).toBe(chain.expected.trades - missed.size);
+
+      const deps = { sql: engines.sql, ch: engines.ch, reader: createChainReader(rpc.url, { baseDelayMs: 1 }), bus: store.bus, configs: chain.registry, log: createLogger("error") };
+      const healed = await reconcileOnce(deps);
+      expect(healed).toMatchObject({ skipped: false, missing: missed.size, ingested: missed.size, fetchFailed: 0 });
+      const after = await counts();
+      expect(after).toMatchObject({ trades: chain.expected.trades, candle_trades: chain.expected.trades, market_trades: chain.expected.trades, transactions: chain.signatures.length, transaction_rows: chain.signatures.length });
+      const sources = await engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM raw_transactions WHERE source = 'reconcile' AND signature IN {s:Array(String)}", { s: chain.signatures });
+      expect(Number(sources[0]!.n)).toBe(missed.size);
+
+      // Nothing left to heal: a second run fetches nothing.
+      const fetchedBefore = rpc.calls.filter((c) => c.method === "getTransaction").length;
+      expect(await reconcileOnce(deps)).toMatchObject({ skipped: false, missing: 0 });
+      expect(rpc.calls.filter((c) => c.method === "getTransaction").length).toBe(fetchedBefore);
+      expect(await counts()).toEqual(after);
+
+      // Two at once (as two processes would): one runs, the other skips.
+      rpc.setDelay(20);
+      const both = await Promise.all([reconcileOnce(deps), reconcileOnce(deps)]);
+      rpc.setDelay(0);
+      expect(both.filter((r) => r.skipped)).toHaveLength(1);
+      // and while another session holds the lock, a run skips; released, it runs again
+      const other = await engines.sql.reserve();
+      try {
+        await other`SELECT pg_advisory_lock(${RECONCILE_LOCK})`;
+        expect(await reconcileOnce(deps)).toEqual({ skipped: true });
+        await other`SELECT pg_advisory_unlock(${RECONCILE_LOCK})`;
+      } finally {
+        other.release();
+      }
+      expect((await reconcileOnce(deps)).skipped).toBe(false);
+
+      // scheduled (here every second instead of every two minutes): it runs on its own until stopped
+      const listed = () => rpc.calls.filter((c) => c.method === "getSignaturesForAddress").length;
+      const start = listed();
+      const task = scheduleReconciliation(deps, "* * * * * *");
+      await Bun.sleep(2200);
+      await task.stop();
+      await Bun.sleep(50);
+      expect(listed()).toBeGreaterThan(start);
+      expect(await counts()).toEqual(after);
+    } finally {
+      rpc.stop();
+    }
+  });
+});

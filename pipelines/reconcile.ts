@@ -1,0 +1,117 @@
+/**
+ * Reconciliation: webhooks are at-least-once only while Helius keeps retrying; a
+ * delivery it gave up on is a gap. Every two minutes the most recent signatures of
+ * each platform address (configs, and the DAMM v2 pools their coins graduated to)
+ * are compared with raw_transactions, and the missing transactions are fetched
+ * over RPC and ingested through the webhook's decode path (source "reconcile").
+ *
+ * One run at a time across every process: a Postgres advisory lock held on a
+ * reserved connection (session locks belong to a connection, not to the pool). A
+ * process that does not get it skips the run.
+ */
+import { schedule, type ScheduledTask } from "node-cron";
+import type { ClickHouse } from "../infra/clickhouse";
+import type { Sql } from "../infra/postgres";
+import type { Logger } from "../infra/log";
+import type { Bus } from "./bus";
+import type { ConfigRegistry } from "./platform/configs";
+import { storedSignatures } from "./gate";
+import { toEnvelopes } from "../ingest/helius/handle";
+import { createLimiter, publishEnvelopes } from "../ingest/backfill/fetch";
+import type { ChainReader, SignatureInfo } from "../ingest/backfill/rpc";
+
+/** pg advisory lock key of reconciliation (migrations use 7263001) */
+export const RECONCILE_LOCK = 7263002;
+
+export type ReconcileDeps = {
+  sql: Sql;
+  ch: ClickHouse;
+  reader: ChainReader;
+  bus: Bus;
+  configs: ConfigRegistry;
+  log: Logger;
+  /** recent signatures re-read per address (default 200, at most 1000) */
+  limit?: number;
+  /** younger transactions are left to the webhook, which is probably delivering them right now (default 20 s) */
+  minAgeSeconds?: number;
+  txConcurrency?: number;
+  addressConcurrency?: number;
+};
+
+export type ReconcileResult =
+  | { skipped: true }
+  | { skipped: false; addresses: number; signatures: number; missing: number; ingested: number; fetchFailed: number; ms: number };
+
+export async function reconcileOnce(deps: ReconcileDeps): Promise<ReconcileResult> {
+  const reserved = await deps.sql.reserve();
+  try {
+    const [row] = await reserved<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${RECONCILE_LOCK}) AS locked`;
+    if (!row?.locked) return { skipped: true };
+    try {
+      return await reconcileLocked(deps);
+    } finally {
+      await reserved`SELECT pg_advisory_unlock(${RECONCILE_LOCK})`;
+    }
+  } finally {
+    reserved.release();
+  }
+}
+
+async function reconcileLocked(deps: ReconcileDeps): Promise<ReconcileResult> {
+  const started = performance.now();
+  const configs = deps.configs.all.map((c) => c.address);
+  const pools = await deps.sql<{ address: string }[]>`
+    SELECT address FROM platform_pools WHERE venue = 'damm_v2' AND config = ANY(${configs}::text[])`;
+  const addresses = [...configs, ...pools.map((p) => p.address)];
+  const limit = Math.min(1000, deps.limit ?? 200);
+  const newest = Date.now() / 1000 - (deps.minAgeSeconds ?? 20);
+  const perAddress = createLimiter(deps.addressConcurrency ?? 4);
+
+  // Recent successful signatures of every address; a transaction naming several of them is one.
+  const recent = new Map<string, SignatureInfo>();
+  await Promise.all(
+    addresses.map((a) =>
+      perAddress(async () => {
+        for (const s of await deps.reader.signatures(a, { limit }))
+          if ((s.err === null || s.err === undefined) && (s.blockTime === null || s.blockTime <= newest)) recent.set(s.signature, s);
+      }),
+    ),
+  );
+  const known = await storedSignatures(deps.ch, [...recent.keys()]);
+  // chain order: a pool's creation before its trades, so fewer facts wait parked
+  const missing = [...recent.values()].filter((s) => !known.has(s.signature)).sort((a, b) => a.slot - b.slot);
+
+  // One transaction the RPC cannot serve (pruned, not found) must not keep the others from being healed.
+  const perTx = createLimiter(deps.txConcurrency ?? 8);
+  const fetched = await Promise.allSettled(missing.map((s) => perTx(() => deps.reader.transaction(s.signature))));
+  const raws = fetched.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  const failures = fetched.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failures.length)
+    deps.log.warn("reconciliation could not fetch some transactions", { count: failures.length, first: String(failures[0]!.reason?.message ?? failures[0]!.reason) });
+  await publishEnvelopes(deps.bus, toEnvelopes(raws, "reconcile"));
+
+  const result = {
+    skipped: false as const,
+    addresses: addresses.length,
+    signatures: recent.size,
+    missing: missing.length,
+    ingested: raws.length,
+    fetchFailed: failures.length,
+    ms: Math.round(performance.now() - started),
+  };
+  if (missing.length) deps.log.warn("reconciliation healed missed transactions", result);
+  else deps.log.debug("reconciliation found nothing missing", result);
+  return result;
+}
+
+/** Every two minutes; a run still going when the next is due is not doubled (noOverlap). */
+export function scheduleReconciliation(deps: ReconcileDeps, expression = "*/2 * * * *"): ScheduledTask {
+  return schedule(
+    expression,
+    () =>
+      reconcileOnce(deps)
+        .then(() => undefined)
+        .catch((err) => deps.log.warn("reconciliation failed", { err: (err as Error).message })),
+    { name: "reconcile", noOverlap: true },
+  );
+}
