@@ -17,8 +17,9 @@ import { refreshWalletBalances, USDC_MINT } from "./pipelines/wallets";
 import { refreshCoinMetadata } from "./pipelines/metadata";
 import { createKafkaBus, kafkaClient } from "./pipelines/kafka/bus";
 import { consumerLag, ensureTopics } from "./pipelines/kafka/admin";
-import { TOPICS } from "./pipelines/kafka/topics";
 import { startTransactionConsumer } from "./pipelines/kafka/consumer";
+import { scheduleReconciliation } from "./pipelines/reconcile";
+import { createChainReader } from "./ingest/backfill/rpc";
 
 const config = configOrExit();
 const log = createLogger(config.logLevel, { process: "all-in-one" });
@@ -31,17 +32,17 @@ const webhookSecret = config.webhookSecret ?? (simConfigs ? randomBytes(24).toSt
 if (!webhookSecret) log.warn("HELIUS_WEBHOOK_SECRET is not set: the webhook refuses every call with 401");
 
 const kafka = config.kafka ? kafkaClient([...config.kafka.brokers], "all-in-one") : null;
-if (kafka && config.kafka) await ensureTopics(kafka, config.kafka);
-const bus = kafka ? await createKafkaBus(kafka) : undefined;
+if (kafka && config.kafka) await ensureTopics(kafka, { ...config.kafka, topics: [config.kafka.topic] });
+const bus = kafka && config.kafka ? await createKafkaBus(kafka, { topic: config.kafka.topic }) : undefined;
 const platform = await wirePlatform({ config, log, engines: { ch, sql: pg.sql }, configs, webhookSecret, rpc, bus });
 const consumer =
   kafka && config.kafka
-    ? await startTransactionConsumer({ kafka, groupId: config.kafka.groupId, sink: platform.sink, log: log.child({ stage: "consumer" }), stats: platform.consumerStats })
+    ? await startTransactionConsumer({ kafka, topic: config.kafka.topic, groupId: config.kafka.groupId, sink: platform.sink, log: log.child({ stage: "consumer" }), stats: platform.consumerStats })
     : null;
 const lagTimer =
   kafka && config.kafka
     ? setInterval(() => {
-        consumerLag(kafka, config.kafka!.groupId, TOPICS.transactions)
+        consumerLag(kafka, config.kafka!.groupId, config.kafka!.topic)
           .then((lag) => (platform.consumerStats.lag = lag))
           .catch((err) => log.warn("consumer lag unavailable", { err: (err as Error).message }));
       }, 10_000)
@@ -49,11 +50,18 @@ const lagTimer =
 const server = platform.app.listen({ port: config.port, hostname: "0.0.0.0" });
 log.info("listening", { port: server.server?.port, bus: kafka ? "kafka" : "in-process", configs: configs.all.map((c) => `${c.role}:${c.address}`) });
 
+// Heals what the webhook missed: re-reads recent signatures of every platform address (one process at a time).
+const reconcileTask =
+  config.rpcUrl && !simConfigs
+    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: platform.bus, configs, log: log.child({ stage: "reconcile" }) })
+    : null;
+
 const stopSimulator = new AbortController();
 let simulatorRun: Promise<unknown> | null = null;
 let walletTask: { stop(): unknown } | null = null;
 let metadataTask: { stop(): unknown } | null = null;
 onShutdown(log, () => [
+  () => reconcileTask?.stop(),
   () => stopSimulator.abort(),
   () => lagTimer && clearInterval(lagTimer),
   () => walletTask?.stop(),

@@ -84,6 +84,8 @@ const EnvSchema = v.object({
   /** partitions and replication of topics created at start */
   KAFKA_PARTITIONS: positiveInt("6"),
   KAFKA_REPLICATION: positiveInt("1"),
+  /** the topic of chain transactions (its dead letters go to `<topic>.dlq`) */
+  KAFKA_TOPIC: v.optional(v.pipe(v.string(), v.regex(/^[a-zA-Z0-9._-]{1,200}$/, "must be a Kafka topic name")), "chain.transactions"),
   /** consumer group of the pipelines */
   KAFKA_GROUP_ID: v.optional(v.pipe(v.string(), v.minLength(1)), "pipelines"),
   /** debug, info, warn or error */
@@ -105,7 +107,7 @@ export type Config = Readonly<{
   walletCacheSeconds: number;
   decodeWorkers: number;
   ipfsGateway: string;
-  kafka: Readonly<{ brokers: readonly string[]; partitions: number; replication: number; groupId: string }> | null;
+  kafka: Readonly<{ brokers: readonly string[]; partitions: number; replication: number; groupId: string; topic: string }> | null;
   allowLoopbackFetch: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
@@ -160,7 +162,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     decodeWorkers: e.DECODE_WORKERS,
     ipfsGateway: e.IPFS_GATEWAY,
     kafka: e.KAFKA_BROKERS
-      ? Object.freeze({ brokers: Object.freeze(e.KAFKA_BROKERS.split(",")), partitions: e.KAFKA_PARTITIONS, replication: e.KAFKA_REPLICATION, groupId: e.KAFKA_GROUP_ID })
+      ? Object.freeze({ brokers: Object.freeze(e.KAFKA_BROKERS.split(",")), partitions: e.KAFKA_PARTITIONS, replication: e.KAFKA_REPLICATION, groupId: e.KAFKA_GROUP_ID, topic: e.KAFKA_TOPIC })
       : null,
     allowLoopbackFetch: e.ALLOW_LOOPBACK_FETCH === "true",
     logLevel: e.LOG_LEVEL,

@@ -18,8 +18,8 @@ if (!config.kafka) {
 }
 if (!config.webhookSecret) log.warn("HELIUS_WEBHOOK_SECRET is not set: the webhook refuses every call with 401");
 const kafka = kafkaClient([...config.kafka.brokers], "ingest");
-await ensureTopics(kafka, config.kafka);
-const bus = await createKafkaBus(kafka);
+await ensureTopics(kafka, { ...config.kafka, topics: [config.kafka.topic] });
+const bus = await createKafkaBus(kafka, { topic: config.kafka.topic });
 const decoder = createDecodePool(config.decodeWorkers);
 let published = 0;
 const app = createApp({

@@ -10,10 +10,11 @@ import { createSolanaRpc } from "../infra/solana-rpc";
 import { PoolRegistry } from "./platform/registry";
 import { createFactSink } from "./sink";
 import { createMetrics, prometheusText } from "./metrics";
-import { kafkaClient } from "./kafka/bus";
+import { createKafkaBus, kafkaClient } from "./kafka/bus";
+import { scheduleReconciliation } from "./reconcile";
+import { createChainReader } from "../ingest/backfill/rpc";
 import { consumerLag, ensureTopics } from "./kafka/admin";
 import { startTransactionConsumer, type ConsumerStats } from "./kafka/consumer";
-import { TOPICS } from "./kafka/topics";
 
 const config = configOrExit();
 const log = createLogger(config.logLevel, { process: "pipelines" });
@@ -29,12 +30,19 @@ const metrics = createMetrics();
 const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
 const sink = createFactSink({ ch, sql: pg.sql, registry, metrics, log: log.child({ stage: "sink" }) });
 const kafka = kafkaClient([...kafkaConfig.brokers], "pipelines");
-await ensureTopics(kafka, kafkaConfig);
-const consumer = await startTransactionConsumer({ kafka, groupId: kafkaConfig.groupId, sink, log: log.child({ stage: "consumer" }), stats });
+await ensureTopics(kafka, { ...kafkaConfig, topics: [kafkaConfig.topic] });
+const consumer = await startTransactionConsumer({ kafka, topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, sink, log: log.child({ stage: "consumer" }), stats });
+
+// Reconciliation publishes through Kafka like the webhook, so each coin keeps a single writer.
+const reconcileBus = config.rpcUrl ? await createKafkaBus(kafka, { topic: kafkaConfig.topic }) : null;
+const reconcileTask =
+  reconcileBus && config.rpcUrl
+    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: reconcileBus, configs, log: log.child({ stage: "reconcile" }) })
+    : null;
 
 const lagTimer = setInterval(async () => {
   try {
-    stats.lag = await consumerLag(kafka, kafkaConfig.groupId, TOPICS.transactions);
+    stats.lag = await consumerLag(kafka, kafkaConfig.groupId, kafkaConfig.topic);
     log.info("consumer progress", { lag: stats.lag, batches: stats.batches, messages: stats.messages, deadLetters: stats.deadLetters });
   } catch (err) {
     log.warn("consumer lag unavailable", { err: (err as Error).message });
@@ -53,5 +61,5 @@ const health = new Elysia()
     return prometheusText(metrics, stats);
   });
 const server = health.listen({ port: config.port, hostname: "0.0.0.0" });
-log.info("consuming", { topic: TOPICS.transactions, groupId: kafkaConfig.groupId, port: server.server?.port });
-onShutdown(log, () => [() => clearInterval(lagTimer), () => consumer.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
+log.info("consuming", { topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, port: server.server?.port });
+onShutdown(log, () => [() => reconcileTask?.stop(), () => reconcileBus?.close(), () => clearInterval(lagTimer), () => consumer.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);

@@ -21,6 +21,7 @@
  * (one statement at a time here), compression other than gzip, Native/RowBinary bodies (text only).
  */
 import { Session } from "chdb";
+import { createServer } from "node:http";
 
 const [dataDir, portArg] = process.argv.slice(2);
 if (!dataDir) {
@@ -102,8 +103,9 @@ function errorResponse(err: unknown): Response {
   });
 }
 
-/** A response whose body errors before a byte is sent: Bun resets the connection (the client sees ECONNRESET). */
-const resetConnection = () => new Response(new ReadableStream({ start: (c) => c.error(new Error("clickhouse-http-double: connection dropped on request")) }));
+/** Marks a request whose connection must be reset (the client sees ECONNRESET). */
+const RESET = new Response(null, { status: 599 });
+const resetConnection = () => RESET;
 
 let failures: { times: number; status: number; body: string } = { times: 0, status: 500, body: "" };
 let drops: { times: number; when: string } = { times: 0, when: "before" };
@@ -152,6 +154,20 @@ async function handle(req: Request): Promise<Response> {
   return new Response(out, { headers });
 }
 
-// idleTimeout 0: a slow statement must not be cut off by Bun's 10 s default
-const server = Bun.serve({ hostname: "127.0.0.1", port: Number(portArg ?? 0), idleTimeout: 0, fetch: handle });
-console.log(`listening ${server.port}`);
+// node:http rather than Bun.serve: query parameters travel in the URL, and ClickHouse accepts
+// URLs up to 1 MiB (http_max_uri_size); Bun.serve refuses far shorter ones.
+const server = createServer({ maxHeaderSize: 1024 * 1024, requestTimeout: 0 }, async (req, res) => {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+  const method = req.method ?? "GET";
+  const request = new Request(`http://127.0.0.1${req.url}`, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks) });
+  const response = await handle(request);
+  if (response === RESET) return void req.socket.destroy();
+  const out: Record<string, string> = {};
+  response.headers.forEach((v, k) => (out[k] = v));
+  res.writeHead(response.status, out);
+  res.end(Buffer.from(await response.arrayBuffer()));
+});
+server.listen(Number(portArg ?? 0), "127.0.0.1", () => console.log(`listening ${(server.address() as { port: number }).port}`));

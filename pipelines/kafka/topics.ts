@@ -1,7 +1,8 @@
 /**
  * Kafka topics, named in one place. One message per chain transaction (its
  * envelope), keyed by the coin it concerns so one coin's events stay in order on
- * one partition. Each topic has a dead-letter twin `<topic>.dlq`.
+ * one partition. Each topic has a dead-letter twin `<topic>.dlq`. The name can be
+ * changed with KAFKA_TOPIC (tests give each run its own).
  */
 import type { TxEnvelope } from "../envelope";
 import { factFromJson, factToJson } from "../classify";
