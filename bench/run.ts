@@ -19,10 +19,13 @@ import { fixedPriceSourceTestDouble } from "../infra/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { loadAgents, loadTrades } from "./dataset";
+import { kafkaPhase } from "./kafka";
+import { testKafkaBrokers } from "../infra/testing/kafka";
+import { toEnvelopes } from "../ingest/helius/handle";
 import { measureUrl, peakRssMiB, percentile, resetPeakRss, round } from "./measure";
 
 const { values: args } = parseArgs({
-  options: { samples: { type: "string", default: "200" }, "board-ms": { type: "string", default: "5000" }, concurrency: { type: "string", default: "32" }, txs: { type: "string", default: "60000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
+  options: { kafka: { type: "string", default: "on" }, backlog: { type: "string", default: "200000" }, samples: { type: "string", default: "200" }, "board-ms": { type: "string", default: "5000" }, concurrency: { type: "string", default: "32" }, txs: { type: "string", default: "60000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
 });
 const TXS = Number(args.txs);
 const SIZES = args.sizes!.split(",").map(Number);
@@ -113,12 +116,37 @@ out.ingest = {
 (out.ingest as Record<string, unknown>).peakRssMiB = await peakRssMiB();
 say(JSON.stringify(out.ingest));
 
+// 1b. The same through Kafka (real broker from infra/kafka/up), and a backlog drain
+if (args.kafka !== "off") {
+  say("kafka phase");
+  const kafkaSim = createSimulator({ seed: 8, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - TXS, secondsPerTx: 1, pools: 200 });
+  const kafkaBodies: string[] = [];
+  let kafkaTrades = 0;
+  for (let i = 0; i < TXS; i += BATCH) {
+    const txs = kafkaSim.next(Math.min(BATCH, TXS - i));
+    kafkaTrades += toEnvelopes(JSON.parse(JSON.stringify(txs)), "simulator").flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
+    kafkaBodies.push(JSON.stringify(txs));
+  }
+  out.kafka = await kafkaPhase({
+    brokers: await testKafkaBrokers(),
+    ch,
+    wire: ({ bus }) => wirePlatform({ config, log, engines: { ch, sql }, configs, webhookSecret: SECRET, price, responseCache: false, bus }),
+    secret: SECRET,
+    bodies: kafkaBodies,
+    expectedTrades: kafkaTrades,
+    concurrency: CONCURRENCY,
+    backlog: { sim: createSimulator({ seed: 9, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - 86400, secondsPerTx: 0.2, pools: 300 }), transactions: Number(args.backlog) },
+    say,
+  });
+  say(JSON.stringify(out.kafka));
+}
+
 // 2. Freshness: webhook 200 → visible in /trades (uncached)
 say("freshness");
 const fresh: number[] = [];
 for (let i = 0; i < 300 && fresh.length < 200; i++) {
   const [tx] = sim.next(1);
-  const trade = (tx as any).instructions && (await import("../ingest/helius/handle")).toEnvelopes([tx], "simulator")[0]!.facts.find((f) => f.kind === "trade");
+  const trade = toEnvelopes([tx], "simulator")[0]!.facts.find((f) => f.kind === "trade");
   await post(JSON.stringify([tx]));
   const t = performance.now();
   if (!trade || trade.kind !== "trade") continue;
@@ -187,6 +215,11 @@ process.exit(0);
 function markdown(o: any): string {
   const lines = [
     `Ingest: ${o.ingest.tradesPerSecondWebhook} trades/s through the webhook (${o.ingest.transactionsPerSecondWebhook} tx/s, ${o.ingest.trades} trades in ${o.ingest.webhookCalls} calls of 100 tx); straight inserts of the same rows: ${o.ingest.tradesPerSecondDirectInsert} trades/s; ratio ${o.ingest.ratioWebhookToDirect}. Webhook call p50 ${o.ingest.webhookCallP50ms} ms, p99 ${o.ingest.webhookCallP99ms} ms.`,
+    ...(o.kafka
+      ? [
+          `Through Kafka in the same run: the webhook accepted ${o.kafka.webhookAcceptedTradesPerSecond} trades/s (acknowledged by Kafka); end to end into ClickHouse ${o.kafka.endToEndTradesPerSecond} trades/s (in-process bus: ${o.ingest.tradesPerSecondWebhook}). A backlog of ${o.kafka.backlogTransactions.toLocaleString("en")} transactions (${o.kafka.backlogTrades.toLocaleString("en")} trades) drained in ${o.kafka.drainSeconds} s (${o.kafka.drainTradesPerSecond} trades/s).`,
+        ]
+      : []),
     `Freshness (webhook 200 → visible in /trades): p50 ${o.freshness.p50ms} ms, p99 ${o.freshness.p99ms} ms (${o.freshness.samples} samples).`,
     `Peak RSS (whole process: server, client, chDB): ingest phase ${o.ingest.peakRssMiB} MiB; serving ${Object.entries(o.servingPeakRssMiB).map(([k, v]) => `${Number(k).toLocaleString("en")} trades ${v} MiB`).join(", ")}.`,
     "",

@@ -56,6 +56,8 @@ export async function startTransactionConsumer(deps: {
   await consumer.subscribe({ topics: [topic], fromBeginning: true });
   await consumer.run({
     autoCommit: false,
+    // partitions are handled side by side; their sink writes meet in the sink's group commit
+    partitionsConsumedConcurrently: 8,
     eachBatchAutoResolve: false,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
