@@ -22,13 +22,27 @@ await ensureTopics(kafka, { ...config.kafka, topics: [config.kafka.topic] });
 const bus = await createKafkaBus(kafka, { topic: config.kafka.topic });
 const decoder = createDecodePool(config.decodeWorkers);
 let published = 0;
+// ready while Kafka takes our writes: the last publish decides (connected at start)
+let kafkaAccepting = true;
 const app = createApp({
   log,
-  ready: async () => true,
+  ready: async () => kafkaAccepting,
   metricsText: () => `# TYPE acp_ingest_up gauge\nacp_ingest_up 1\n# TYPE acp_ingest_published_batches_total counter\nacp_ingest_published_batches_total ${published}\n`,
   data: null,
   ingest: {
-    bus: { publish: async (b) => (await bus.publish(b), void published++), close: () => bus.close() },
+    bus: {
+      publish: async (b) => {
+        try {
+          await bus.publish(b);
+          kafkaAccepting = true;
+          published++;
+        } catch (err) {
+          kafkaAccepting = false;
+          throw err;
+        }
+      },
+      close: () => bus.close(),
+    },
     decoder,
     webhookSecret: () => config.webhookSecret,
     log: log.child({ stage: "webhook" }),
