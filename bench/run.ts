@@ -161,6 +161,11 @@ fresh.sort((a, b) => a - b);
 out.freshness = { samples: fresh.length, p50ms: round(percentile(fresh, 50)), p99ms: round(percentile(fresh, 99)) };
 say(JSON.stringify(out.freshness));
 
+// The load generator's own data is not the service's memory: drop it before the serving phases.
+bodies.length = 0;
+rows.length = 0;
+Bun.gc(true);
+
 // 3. Data API at each size
 const launch = configs.launch!;
 const mints = await loadAgents(ch, sql, launch, AGENTS);
@@ -187,6 +192,7 @@ for (const size of SIZES) {
   await loadTrades(ch, { offset: loaded, count: size - loaded, total: SIZES.at(-1)!, agents: AGENTS, days: 30, config: launch.address });
   say(`loaded ${size - loaded} trades in ${round((performance.now() - t) / 1000, 1)} s`);
   loaded = size;
+  Bun.gc(true);
   await resetPeakRss();
   const results: Record<string, unknown> = {};
   for (const [name, path] of endpoints) {
