@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { testEngines } from "../infra/testing/engines";
-import { testKafkaBrokers } from "../infra/testing/kafka";
+import { testKafka, testKafkaBrokers } from "../infra/testing/kafka";
 import { startClickhouseHttpDouble } from "../infra/testing/clickhouse-http-double-process";
 import { createClickhouseServer } from "../infra/clickhouse/server";
 import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
@@ -37,14 +37,6 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 120
   }
 }
 
-async function kafkaScript(name: "up" | "down") {
-  const run = Bun.spawn(["bash", join(ROOT, "infra", "kafka", name)], {
-    env: { ...process.env, KAFKA_PORT: process.env.KAFKA_TEST_PORT ?? "9092" },
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  if ((await run.exited) !== 0) throw new Error(`infra/kafka/${name} failed: ${await new Response(run.stderr).text()}`);
-}
 
 describe("faults in the scaled mode", () => {
   test("kill -9 of the pipelines process mid-work, restart, and a broker restart under load: counts stay exact", async () => {
@@ -99,10 +91,7 @@ describe("faults in the scaled mode", () => {
 
       const second = start();
       await until("progress after the restart", async () => ((await trades()) > atKill ? true : undefined));
-      if (!process.env.KAFKA_BROKERS) {
-        await kafkaScript("down");
-        await kafkaScript("up");
-      }
+      await (await testKafka()).restart();
       await until("every trade stored", async () => ((await trades()) === expected ? true : undefined), 180_000);
       await until("lag 0", async () => ((await consumerLag(kafka, groupId, topic)) === 0 ? true : undefined));
 

@@ -1,24 +1,67 @@
 /**
- * A real Kafka broker for integration tests: `infra/kafka/up` (idempotent; the
- * first run fetches the jars with Maven) on KAFKA_TEST_PORT (default 9092), or
- * the brokers in KAFKA_BROKERS when those are given.
+ * A real Kafka broker for integration tests, private to this test process: its
+ * own state folder and free ports (so a broker left running elsewhere never
+ * interferes), the jars shared with `infra/kafka/up`'s default cache. Stopped when
+ * the process exits. With KAFKA_BROKERS set, that external broker is used instead.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:net";
 
-let started: Promise<string[]> | null = null;
+const SCRIPTS = join(import.meta.dir, "..", "kafka");
 
-export function testKafkaBrokers(): Promise<string[]> {
-  started ??= (async () => {
-    if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS.split(",");
-    const port = process.env.KAFKA_TEST_PORT ?? "9092";
-    const up = Bun.spawn(["bash", join(import.meta.dir, "..", "kafka", "up")], {
-      env: { ...process.env, KAFKA_PORT: port },
-      stdout: "pipe",
-      stderr: "pipe",
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
     });
-    const code = await up.exited;
-    if (code !== 0) throw new Error(`infra/kafka/up failed (${code}): ${await new Response(up.stderr).text()}`);
-    return [`127.0.0.1:${port}`];
+  });
+
+export type TestKafka = { brokers: string[]; external: boolean; stop(): Promise<void>; start(): Promise<void>; restart(): Promise<void> };
+
+let started: Promise<TestKafka> | null = null;
+
+export function testKafka(): Promise<TestKafka> {
+  started ??= (async () => {
+    if (process.env.KAFKA_BROKERS) {
+      const none = async () => {};
+      return { brokers: process.env.KAFKA_BROKERS.split(","), external: true, stop: none, start: none, restart: none };
+    }
+    const state = mkdtempSync(join(tmpdir(), "acp-kafka-"));
+    const env = {
+      ...process.env,
+      KAFKA_STATE_DIR: state,
+      KAFKA_LIBS_DIR: join(SCRIPTS, ".state", "libs"),
+      KAFKA_PORT: String(await freePort()),
+      KAFKA_CONTROLLER_PORT: String(await freePort()),
+    };
+    const run = async (name: "up" | "down") => {
+      const p = Bun.spawn(["bash", join(SCRIPTS, name)], { env, stdout: "pipe", stderr: "pipe" });
+      if ((await p.exited) !== 0) throw new Error(`infra/kafka/${name} failed: ${await new Response(p.stderr).text()}`);
+    };
+    process.once("exit", () => {
+      Bun.spawnSync(["bash", join(SCRIPTS, "down"), "--purge"], { env });
+      rmSync(state, { recursive: true, force: true });
+    });
+    await run("up");
+    return {
+      brokers: [`127.0.0.1:${env.KAFKA_PORT}`],
+      external: false,
+      stop: () => run("down"),
+      start: () => run("up"),
+      async restart() {
+        await run("down");
+        await run("up");
+      },
+    };
   })();
   return started;
+}
+
+/** The brokers of the test Kafka. */
+export async function testKafkaBrokers(): Promise<string[]> {
+  return (await testKafka()).brokers;
 }

@@ -2,7 +2,7 @@ import { describe, expect, test, beforeAll, afterAll } from "bun:test";
 import { randomUUID } from "node:crypto";
 import type { Kafka } from "kafkajs";
 import { testEngines } from "../../infra/testing/engines";
-import { testKafkaBrokers } from "../../infra/testing/kafka";
+import { testKafka, testKafkaBrokers } from "../../infra/testing/kafka";
 import { createLogger } from "../../infra/log";
 import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
@@ -22,14 +22,6 @@ let kafka: Kafka;
 const TOPIC = `${TOPICS.transactions}.test-${randomUUID().slice(0, 8)}`;
 const stops: (() => Promise<unknown>)[] = [];
 
-async function kafkaScript(name: "up" | "down") {
-  const run = Bun.spawn(["bash", new URL(`../../infra/kafka/${name}`, import.meta.url).pathname], {
-    env: { ...process.env, KAFKA_PORT: process.env.KAFKA_TEST_PORT ?? "9092" },
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  if ((await run.exited) !== 0) throw new Error(`infra/kafka/${name} failed: ${await new Response(run.stderr).text()}`);
-}
 
 async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
@@ -139,17 +131,18 @@ describe("Kafka bus and consumer (real broker)", () => {
   }, 120_000);
 
   test("while the broker is down, publishing fails fast; after it is back, publishing works again", async () => {
-    if (process.env.KAFKA_BROKERS) return; // an external broker is not ours to stop
+    const broker = await testKafka();
+    if (broker.external) return; // an external broker is not ours to stop
     const bus = await createKafkaBus(kafka, { topic: TOPIC });
     stops.push(() => bus.close());
     const sim = createSimulator({ seed: SEED + 2, configs: fixtureSimConfigs(SEED + 2), pools: 1 });
     const envelopes = toEnvelopes(sim.next(5), "simulator");
     await bus.publish(envelopes);
-    await kafkaScript("down");
+    await broker.stop();
     const started = performance.now();
     await expect(bus.publish(envelopes)).rejects.toBeInstanceOf(BusUnavailable);
     expect(performance.now() - started).toBeLessThan(3_000); // the webhook answers 503 well inside Helius's deadline
-    await kafkaScript("up");
+    await broker.start();
     await until("publishing again", async () => ((await bus.publish(envelopes).then(() => true, () => false)) ? true : undefined), 60_000);
   }, 180_000);
 });
