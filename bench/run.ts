@@ -4,7 +4,7 @@
  * Run: `npm run bench` (options: --txs 60000 --sizes 1000000,10000000 --seconds 3).
  * Writes bench/results/latest.json and prints a Markdown table for the README.
  */
-import { mkdtempSync, chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, chmodSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,7 +20,7 @@ import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { loadAgents, loadTrades } from "./dataset";
 import { kafkaPhase } from "./kafka";
-import { testKafkaBrokers } from "../infra/testing/kafka";
+import { testKafkaBrokers, stopTestKafka } from "../infra/testing/kafka";
 import { toEnvelopes } from "../ingest/helius/handle";
 import { measureUrl, peakRssMiB, percentile, resetPeakRss, round } from "./measure";
 
@@ -216,6 +216,8 @@ uncachedServer.stop();
 cachedServer.stop();
 await sql.end({ timeout: 1 });
 await pg.stop();
+stopTestKafka();
+rmSync(dir, { recursive: true, force: true });
 process.exit(0);
 
 function markdown(o: any): string {

@@ -15,6 +15,14 @@ import { createLogger } from "../log";
 export type TestEngines = { ch: ClickHouse; sql: Sql; dir: string; pgUrl: string };
 
 let shared: Promise<TestEngines> | null = null;
+let stopShared: (() => Promise<void>) | null = null;
+
+/** Stops the engines (the global test teardown calls it; bun test runs no exit hooks). */
+export async function stopTestEngines(): Promise<void> {
+  await stopShared?.();
+  stopShared = null;
+  shared = null;
+}
 
 export function testEngines(): Promise<TestEngines> {
   shared ??= (async () => {
@@ -26,11 +34,11 @@ export function testEngines(): Promise<TestEngines> {
     const ch = await createChdb(join(dir, "clickhouse"));
     await migratePostgres(sql, log);
     await migrateClickhouse(ch, log);
-    process.once("beforeExit", async () => {
+    stopShared = async () => {
       await sql.end({ timeout: 1 });
       await pg.stop();
       rmSync(dir, { recursive: true, force: true });
-    });
+    };
     return { ch, sql, dir, pgUrl: pg.url };
   })();
   return shared;

@@ -23,6 +23,14 @@ const freePort = () =>
 export type TestKafka = { brokers: string[]; external: boolean; stop(): Promise<void>; start(): Promise<void>; restart(): Promise<void> };
 
 let started: Promise<TestKafka> | null = null;
+let stopStarted: (() => void) | null = null;
+
+/** Stops the private broker (the global test teardown calls it; bun test runs no exit hooks). */
+export function stopTestKafka(): void {
+  stopStarted?.();
+  stopStarted = null;
+  started = null;
+}
 
 export function testKafka(): Promise<TestKafka> {
   started ??= (async () => {
@@ -42,10 +50,10 @@ export function testKafka(): Promise<TestKafka> {
       const p = Bun.spawn(["bash", join(SCRIPTS, name)], { env, stdout: "pipe", stderr: "pipe" });
       if ((await p.exited) !== 0) throw new Error(`infra/kafka/${name} failed: ${await new Response(p.stderr).text()}`);
     };
-    process.once("exit", () => {
+    stopStarted = () => {
       Bun.spawnSync(["bash", join(SCRIPTS, "down"), "--purge"], { env });
       rmSync(state, { recursive: true, force: true });
-    });
+    };
     await run("up");
     return {
       brokers: [`127.0.0.1:${env.KAFKA_PORT}`],
