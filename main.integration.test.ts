@@ -2,27 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:net";
+import { freePort } from "./infra/net";
+import { until } from "./infra/testing/wait";
 
 // The quick start as a user runs it: `bun main.ts` with no chain configured, then Ctrl-C, then again.
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(250);
-  }
-}
 
 describe("npm start (all-in-one, embedded engines, simulator)", () => {
   test("boots, serves live simulated data, stops cleanly on SIGINT and reuses its data", async () => {

@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
+import { freePort } from "./net";
 import type { Logger } from "./log";
 
 // bigint columns arrive as BigInt (see `types` below); the generic is loose because postgres.js
@@ -15,16 +15,6 @@ import type { Logger } from "./log";
 export type Sql = postgres.Sql<any>;
 export type PostgresHandle = { sql: Sql; url: string; stop(): Promise<void> };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export function connectSql(url: string, max = 10): Sql {
   return postgres(url, {

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { testEngines } from "../infra/testing/engines";
 import { testKafka, testKafkaBrokers } from "../infra/testing/kafka";
@@ -10,6 +9,8 @@ import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { toEnvelopes } from "../ingest/helius/handle";
 import { createKafkaBus, kafkaClient } from "./kafka/bus";
 import { consumerLag, ensureTopics } from "./kafka/admin";
+import { freePort } from "../infra/net";
+import { until } from "../infra/testing/wait";
 
 // The scaled mode for real: the `pipelines` process (pipelines/main.ts) in its own process,
 // over a real Kafka broker, a Postgres server (embedded) and ClickHouse over HTTP (the
@@ -18,24 +19,7 @@ import { consumerLag, ensureTopics } from "./kafka/admin";
 const SEED = 41;
 const ROOT = join(import.meta.dir, "..");
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(250);
-  }
-}
 
 
 describe("faults in the scaled mode", () => {

@@ -7,18 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:net";
+import { freePort } from "../net";
 
 const SCRIPTS = join(import.meta.dir, "..", "kafka");
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 export type TestKafka = { brokers: string[]; external: boolean; stop(): Promise<void>; start(): Promise<void>; restart(): Promise<void> };
 

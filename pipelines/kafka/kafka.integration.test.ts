@@ -14,6 +14,7 @@ import { createKafkaBus, kafkaClient, BusUnavailable } from "./bus";
 import { ensureTopics, consumerLag } from "./admin";
 import { startTransactionConsumer, type ConsumerStats } from "./consumer";
 import { TOPICS, dlqTopic } from "./topics";
+import { until } from "../../infra/testing/wait";
 
 // Real broker (infra/kafka/up), real embedded Postgres and chDB.
 const SEED = 31;
@@ -23,15 +24,6 @@ const TOPIC = `${TOPICS.transactions}.test-${randomUUID().slice(0, 8)}`;
 const stops: (() => Promise<unknown>)[] = [];
 
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
-  }
-}
 
 describe("Kafka bus and consumer (real broker)", () => {
   beforeAll(async () => {
