@@ -5,13 +5,8 @@
  * The double runs in this process too, so it shares the CPU with the backfill;
  * a real RPC adds network latency, which the getTransaction concurrency hides.
  */
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startEmbeddedPostgres, connectSql } from "../infra/postgres";
-import { createChdb } from "../infra/clickhouse/chdb";
-import { migrateClickhouse, migratePostgres } from "../infra/migrate";
+import { freshEngines } from "../infra/testing/engines";
 import { createLogger } from "../infra/log";
 import { startRpcTestDouble } from "../infra/testing/rpc-double";
 import { createChainReader, runBackfill } from "../ingest/backfill";
@@ -27,14 +22,9 @@ const { values: args } = parseArgs({
 });
 const say = (msg: string) => console.error(`[bench:backfill] ${msg}`);
 
-const dir = mkdtempSync(join(tmpdir(), "acp-bench-backfill-"));
-chmodSync(dir, 0o755); // the embedded Postgres runs as the postgres user when run as root
+const engines = await freshEngines("acp-bench-backfill", 20);
+const { ch, sql } = engines;
 const log = createLogger("warn");
-const pg = await startEmbeddedPostgres(join(dir, "postgres"), log);
-const sql = connectSql(pg.url, 20);
-const ch = await createChdb(join(dir, "clickhouse"));
-await migratePostgres(sql, log);
-await migrateClickhouse(ch, log);
 
 try {
   say(`simulating ${args.txs} transactions on ${args.pools} pools`);
@@ -73,8 +63,6 @@ try {
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {
-  await sql.end({ timeout: 1 });
   await ch.close();
-  await pg.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await engines.stop();
 }

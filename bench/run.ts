@@ -4,13 +4,11 @@
  * Run: `npm run bench` (options: --txs 60000 --sizes 1000000,10000000 --seconds 3).
  * Writes bench/results/latest.json and prints a Markdown table for the README.
  */
-import { mkdtempSync, chmodSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startEmbeddedPostgres, connectSql } from "../infra/postgres";
-import { createChdb } from "../infra/clickhouse/chdb";
-import { migrateClickhouse, migratePostgres, migrationFiles, statements } from "../infra/migrate";
+import { freshEngines } from "../infra/testing/engines";
+import { migrationFiles, statements } from "../infra/migrate";
 import { createLogger } from "../infra/log";
 import { loadConfig } from "../infra/config";
 import { wirePlatform } from "../infra/wiring";
@@ -38,14 +36,9 @@ const out: Record<string, unknown> = { machine: { cores: navigator.hardwareConcu
 const say = (msg: string) => console.error(`[bench] ${msg}`);
 
 // Engines in a fresh folder
-const dir = mkdtempSync(join(tmpdir(), "acp-bench-"));
-chmodSync(dir, 0o755);
+const engines = await freshEngines("acp-bench", 20);
+const { ch, sql } = engines;
 const log = createLogger("warn");
-const pg = await startEmbeddedPostgres(join(dir, "postgres"), log);
-const sql = connectSql(pg.url, 20);
-const ch = await createChdb(join(dir, "clickhouse"));
-await migratePostgres(sql, log);
-await migrateClickhouse(ch, log);
 
 const simConfigs = fixtureSimConfigs(7);
 const configs = simulatedConfigRegistry(simConfigs);
@@ -214,10 +207,8 @@ writeFileSync(join(import.meta.dir, "results", "latest.json"), JSON.stringify(ou
 console.log(markdown(out));
 uncachedServer.stop();
 cachedServer.stop();
-await sql.end({ timeout: 1 });
-await pg.stop();
 stopTestKafka();
-rmSync(dir, { recursive: true, force: true });
+await engines.stop();
 process.exit(0);
 
 function markdown(o: any): string {

@@ -24,22 +24,36 @@ export async function stopTestEngines(): Promise<void> {
   shared = null;
 }
 
-export function testEngines(): Promise<TestEngines> {
-  shared ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), "acp-test-"));
-    chmodSync(dir, 0o755); // the embedded Postgres runs as the postgres user when tests run as root
-    const log = createLogger("warn");
-    const pg = await startEmbeddedPostgres(join(dir, "postgres"), log);
-    const sql = connectSql(pg.url);
-    const ch = await createChdb(join(dir, "clickhouse"));
-    await migratePostgres(sql, log);
-    await migrateClickhouse(ch, log);
-    stopShared = async () => {
+/**
+ * Embedded Postgres and chDB in a new temporary folder, migrated; `stop` stops them and
+ * removes the folder. For tests (through testEngines) and benchmarks.
+ */
+export async function freshEngines(prefix: string, poolSize = 10): Promise<TestEngines & { stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  chmodSync(dir, 0o755); // the embedded Postgres runs as the postgres user when run as root
+  const log = createLogger("warn");
+  const pg = await startEmbeddedPostgres(join(dir, "postgres"), log);
+  const sql = connectSql(pg.url, poolSize);
+  const ch = await createChdb(join(dir, "clickhouse"));
+  await migratePostgres(sql, log);
+  await migrateClickhouse(ch, log);
+  return {
+    ch,
+    sql,
+    dir,
+    pgUrl: pg.url,
+    async stop() {
       await sql.end({ timeout: 1 });
       await pg.stop();
       rmSync(dir, { recursive: true, force: true });
-    };
-    return { ch, sql, dir, pgUrl: pg.url };
-  })();
+    },
+  };
+}
+
+export function testEngines(): Promise<TestEngines> {
+  shared ??= freshEngines("acp-test").then((engines) => {
+    stopShared = engines.stop;
+    return engines;
+  });
   return shared;
 }
