@@ -1,0 +1,82 @@
+import { describe, expect, test } from "bun:test";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort } from "./infra/net";
+import { until } from "./infra/testing/wait";
+import { testEngines } from "./infra/testing/engines";
+import { testKafkaBrokers } from "./infra/testing/kafka";
+import { startClickhouseHttpDouble } from "./infra/testing/clickhouse-http-double-process";
+import { FIXTURES } from "./infra/testing/platform";
+
+// The `ingest` and `api` processes of the scaled mode, as separate processes: they start,
+// answer health and readiness, do their one job, and stop with exit code 0 on SIGTERM.
+const SECRET = "processes-test-secret-0123456789";
+
+function spawnProcess(entry: string, env: Record<string, string>) {
+  return Bun.spawn([process.execPath, join(import.meta.dir, entry)], {
+    cwd: import.meta.dir,
+    env: { ...process.env, LOG_LEVEL: "warn", SOLANA_RPC_URL: "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+}
+
+async function stop(proc: ReturnType<typeof spawnProcess>) {
+  proc.kill("SIGTERM");
+  const code = await proc.exited;
+  if (code !== 0) console.error(await new Response(proc.stdout).text(), await new Response(proc.stderr).text());
+  return code;
+}
+
+describe("scaled-mode processes", () => {
+  test("ingest: the webhook publishes to Kafka; health, readiness, metrics; clean SIGTERM", async () => {
+    const port = await freePort();
+    const ingest = spawnProcess("ingest/main.ts", {
+      PORT: String(port),
+      KAFKA_BROKERS: (await testKafkaBrokers()).join(","),
+      KAFKA_TOPIC: `chain.transactions.proc-${randomUUID().slice(0, 8)}`,
+      KAFKA_PARTITIONS: "1",
+      HELIUS_WEBHOOK_SECRET: SECRET,
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await until("ingest ready", async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined));
+    const fixture = JSON.parse(readFileSync(`${FIXTURES}helius-devnet/dbc-buy.enhanced.json`, "utf8"));
+    const res = await fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: SECRET }, body: JSON.stringify([fixture]) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: 1, undecodable: 0 });
+    expect((await fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: "wrong" }, body: "[]" })).status).toBe(401);
+    expect(await (await fetch(`${base}/metrics`)).text()).toContain("acp_ingest_published_batches_total 1");
+    expect((await fetch(`${base}/v1/public/agents`)).status).toBe(404); // the Data API is the api process's
+    expect(await stop(ingest)).toBe(0);
+  }, 120_000);
+
+  test("api: the Data API over a Postgres server and ClickHouse over HTTP; clean SIGTERM", async () => {
+    const engines = await testEngines();
+    const database = `procs_${randomUUID().replaceAll("-", "").slice(0, 10)}`;
+    await engines.sql.unsafe(`CREATE DATABASE ${database}`);
+    const clickhouse = await startClickhouseHttpDouble();
+    const port = await freePort();
+    const api = spawnProcess("api/main.ts", {
+      PORT: String(port),
+      DATABASE_URL: engines.pgUrl.replace(/\/postgres$/, `/${database}`),
+      CLICKHOUSE_URL: clickhouse.url,
+      SIMULATOR: "on", // its configs only: nothing is simulated in the api process
+    });
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await until("api ready", async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined));
+      const configs = await fetch(`${base}/v1/public/configs`);
+      expect(configs.status).toBe(200);
+      expect((await configs.json()).items.map((c: { role: string }) => c.role)).toEqual(["launch", "stock", "legacy"]);
+      const agents = await fetch(`${base}/v1/public/agents`);
+      expect(agents.status).toBe(200);
+      expect(await agents.json()).toEqual({ items: [], nextCursor: null });
+      expect((await fetch(`${base}/v1/public/price/sol`)).status).toBe(503); // no price source configured
+      expect((await fetch(`${base}/v1/ingest/helius`, { method: "POST", body: "[]" })).status).toBe(404); // webhooks are the ingest process's
+      expect(await stop(api)).toBe(0);
+    } finally {
+      await clickhouse.stop();
+    }
+  }, 120_000);
+});
