@@ -6,16 +6,17 @@
  * about `refreshMs` plus one load; the agents list may be cached 5 s anyway).
  */
 import type { ClickHouse } from "../../infra/clickhouse";
-import { readMarketRows, type MarketRow } from "./market-sql";
+import { readMarketRows, type DayAgoCache, type MarketRow } from "./market-sql";
 
 export type MarketBoard = { rows(): Promise<MarketRow[]>; get(mint: string): Promise<MarketRow | undefined> };
 
 export function createMarketBoard(ch: ClickHouse, refreshMs = 1000, now = () => Date.now()): MarketBoard {
   let board: { at: number; rows: MarketRow[] } | null = null;
   let loading: Promise<MarketRow[]> | null = null;
+  const dayAgo: { current: DayAgoCache } = { current: null };
 
   const load = () =>
-    (loading ??= readMarketRows(ch, null, Math.floor(now() / 1000))
+    (loading ??= readMarketRows(ch, null, Math.floor(now() / 1000), refreshMs === 0 ? undefined : dayAgo)
       .then((rows) => {
         board = { at: now(), rows };
         return rows;

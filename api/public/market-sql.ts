@@ -79,7 +79,19 @@ type Dir = { mint: string; name: string; coin_name: string; symbol: string; cate
 type Mkt = { mint: string; sqrt_price: string; price_sol: number; venue: string; quote_reserve: string; migration_threshold: string; first_at: number; last_at: number; volume_all: string };
 
 /** Every coin's market row, or one coin's (`mint`). */
-export async function readMarketRows(ch: ClickHouse, mint: string | null, nowSeconds = Math.floor(Date.now() / 1000)): Promise<MarketRow[]> {
+/**
+ * Day-ago prices of every coin, kept between board loads: the reference point moves one
+ * minute per minute, so re-reading it every minute (not every load) is enough.
+ */
+export type DayAgoCache = { at: number; prices: Map<string, number> } | null;
+const DAY_AGO_MAX_AGE_S = 60;
+
+export async function readMarketRows(
+  ch: ClickHouse,
+  mint: string | null,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  dayAgoCache?: { current: DayAgoCache },
+): Promise<MarketRow[]> {
   const one = mint !== null;
   const cutoff = nowSeconds - 86400;
   const params = { mint, since: cutoff, cutoff, from: cutoff - 2 * 86400 };
@@ -89,13 +101,19 @@ export async function readMarketRows(ch: ClickHouse, mint: string | null, nowSec
     ch.query<{ mint: string; volume_24h: string }>(VOLUME_24H(one), params),
     ch.query<{ mint: string; burned: string }>(BURNED(one), params),
     ch.query<{ mint: string; damm_pool: string }>(MIGRATIONS(one), params),
-    ch.query<{ mint: string; price: number }>(CLOSE_IN_WINDOW(one), params),
+    dayAgoCache?.current && nowSeconds - dayAgoCache.current.at < DAY_AGO_MAX_AGE_S
+      ? null
+      : ch.query<{ mint: string; price: number }>(CLOSE_IN_WINDOW(one), params),
   ]);
   const market = new Map(markets.map((m) => [m.mint, m]));
   const volume = new Map(volumes.map((v) => [v.mint, BigInt(v.volume_24h)]));
   const burned = new Map(burns.map((b) => [b.mint, BigInt(b.burned)]));
   const damm = new Map(migrations.map((m) => [m.mint, m.damm_pool]));
-  const dayAgo = new Map(closes.map((c) => [c.mint, c.price]));
+  let dayAgo: Map<string, number>;
+  if (closes) {
+    dayAgo = new Map(closes.map((c) => [c.mint, c.price]));
+    if (dayAgoCache) dayAgoCache.current = { at: nowSeconds, prices: dayAgo };
+  } else dayAgo = dayAgoCache!.current!.prices;
 
   // A coin whose last trade is older than the cutoff: that trade is the reference (change 0).
   // One that traded since but not in the window: read its candles (rare, keyed by coin).
