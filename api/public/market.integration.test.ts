@@ -3,6 +3,8 @@ import { testPlatform } from "../../infra/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
 import { formatUnits } from "../../pipelines/platform/configs";
+import { createMarketBoard } from "./market-board";
+import { readMarketRows } from "./market-sql";
 
 // Two days of simulated chain, posted through the webhook, ending now: market fields are
 // checked against what the raw trades say.
@@ -115,5 +117,30 @@ describe("market fields from chain data", () => {
       const [a, b] = [keys[i - 1]!, keys[i]!];
       expect(a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])).toBe(true);
     }
+  });
+
+  test("the board re-reads day-ago prices once a minute, and its rows match a fresh read", async () => {
+    let windowReads = 0;
+    const ch = p.engines.ch;
+    const spy: typeof ch = {
+      ...ch,
+      command: ch.command.bind(ch),
+      insert: ch.insert.bind(ch),
+      async query(sql, params) {
+        if (sql.includes("FROM volume_1m") && sql.includes("argMaxMerge(close)")) windowReads++;
+        return ch.query(sql, params);
+      },
+    };
+    const board = createMarketBoard(spy, 1);
+    const first = await board.rows();
+    for (let i = 0; i < 3; i++) {
+      await Bun.sleep(5);
+      await board.rows(); // starts a background reload
+      await Bun.sleep(50);
+    }
+    expect(windowReads).toBe(1);
+    const fresh = new Map((await readMarketRows(ch, null)).map((r) => [r.mint, r.priceDayAgo]));
+    for (const row of (await board.rows()).filter((r) => mints.includes(r.mint))) expect(row.priceDayAgo).toBe(fresh.get(row.mint) ?? null);
+    expect(first.length).toBeGreaterThan(0);
   });
 });
