@@ -6,10 +6,8 @@ import { createLogger } from "../infra/log";
 import { configOrExit, onShutdown, openEngines, platformConfigs } from "../infra/boot";
 import { createSolanaRpc } from "../infra/solana-rpc";
 import { createSolPriceService } from "../infra/sol-price";
-import { priceSources } from "../infra/wiring";
+import { dataApiDeps, enginesReady, priceSources } from "../infra/wiring";
 import { createApp } from "./app";
-import { createResponseCache } from "./public/cache";
-import { createMarketBoard } from "./public/market-board";
 
 const config = configOrExit();
 const log = createLogger(config.logLevel, { process: "api" });
@@ -18,19 +16,10 @@ const rpc = config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null;
 const { configs } = await platformConfigs(config, log, rpc);
 const app = createApp({
   log,
-  ready: async () => (await ch.ping()) && (await pg.sql`SELECT 1`.then(() => true, () => false)),
+  ready: () => enginesReady({ ch, sql: pg.sql }),
   metricsText: () => "# TYPE acp_api_up gauge\nacp_api_up 1\n",
   ingest: null,
-  data: {
-    ch,
-    sql: pg.sql,
-    configs,
-    price: createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })),
-    publicBaseUrl: config.publicBaseUrl,
-    cluster: config.cluster,
-    cache: createResponseCache(5000),
-    board: createMarketBoard(ch, 5000),
-  },
+  data: dataApiDeps(config, { ch, sql: pg.sql }, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" }))),
 });
 const server = app.listen({ port: config.port, hostname: "0.0.0.0" });
 log.info("listening", { port: server.server?.port });

@@ -7,7 +7,6 @@
  */
 import { parseArgs } from "node:util";
 import { freshEngines } from "../infra/testing/engines";
-import { createLogger } from "../infra/log";
 import { startRpcTestDouble } from "../infra/testing/rpc-double";
 import { createChainReader, runBackfill } from "../ingest/backfill";
 import { inProcessStore, simulatedChain, storedCounts } from "../ingest/backfill/test-chain";
@@ -24,7 +23,6 @@ const say = (msg: string) => console.error(`[bench:backfill] ${msg}`);
 
 const engines = await freshEngines("acp-bench-backfill", 20);
 const { ch, sql } = engines;
-const log = createLogger("warn");
 
 try {
   say(`simulating ${args.txs} transactions on ${args.pools} pools`);

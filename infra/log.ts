@@ -27,12 +27,3 @@ export function createLogger(level: Level = "info", base: Record<string, unknown
     child: (fields) => createLogger(level, { ...base, ...fields }, write),
   };
 }
-
-/** For tests: a logger that keeps lines in memory. */
-export function memoryLogger(): Logger & { lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const logger = createLogger("debug", {}, (l) => {
-    lines.push(JSON.parse(l));
-  });
-  return Object.assign(logger, { lines });
-}

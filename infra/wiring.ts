@@ -16,6 +16,7 @@ import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, 
 import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
 import { createApp } from "../api/app";
+import type { DataApiDeps } from "../api/public";
 import type { SolanaRpc } from "./solana-rpc";
 import { createDecodePool } from "../ingest/helius/decode-pool";
 import type { ConsumerStats } from "../pipelines/kafka/consumer";
@@ -31,6 +32,30 @@ export function priceSources(config: Config, rpc: SolanaRpc | null): PriceSource
     if (name === "exchange" && config.price.exchangeUrl) out.push(exchangeSource(config.price.exchangeUrl));
   }
   return out;
+}
+
+/** Both engines answer (readiness). */
+export async function enginesReady(engines: Engines): Promise<boolean> {
+  return (await engines.ch.ping()) && (await engines.sql`SELECT 1`.then(() => true, () => false));
+}
+
+/** What the Data API reads from: the all-in-one process and the `api` process build it alike. */
+export function dataApiDeps(
+  config: Config,
+  engines: Engines,
+  configs: ConfigRegistry,
+  price: SolPriceService,
+  opts: { responseCache?: boolean; boardRefreshMs?: number } = {},
+): DataApiDeps {
+  return {
+    ...engines,
+    configs,
+    price,
+    publicBaseUrl: config.publicBaseUrl,
+    cluster: config.cluster,
+    cache: createResponseCache(opts.responseCache === false ? 0 : 5000),
+    board: createMarketBoard(engines.ch, opts.boardRefreshMs ?? 5000),
+  };
 }
 
 export async function wirePlatform(opts: {
@@ -58,17 +83,9 @@ export async function wirePlatform(opts: {
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const app = createApp({
     log,
-    ready: async () => (await engines.ch.ping()) && (await engines.sql`SELECT 1`.then(() => true)),
+    ready: () => enginesReady(engines),
     metricsText: () => prometheusText(metrics, opts.bus ? consumerStats : null),
-    data: {
-      ...engines,
-      configs,
-      price,
-      publicBaseUrl: config.publicBaseUrl,
-      cluster: config.cluster,
-      cache: createResponseCache(opts.responseCache === false ? 0 : 5000),
-      board: createMarketBoard(engines.ch, opts.boardRefreshMs ?? 5000),
-    },
+    data: dataApiDeps(config, engines, configs, price, opts),
     ingest: { bus, decoder, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder };

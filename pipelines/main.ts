@@ -7,6 +7,7 @@ import { Elysia } from "elysia";
 import { createLogger } from "../infra/log";
 import { configOrExit, onShutdown, openEngines, platformConfigs } from "../infra/boot";
 import { createSolanaRpc } from "../infra/solana-rpc";
+import { enginesReady } from "../infra/wiring";
 import { PoolRegistry } from "./platform/registry";
 import { createFactSink } from "./sink";
 import { createMetrics, prometheusText } from "./metrics";
@@ -52,7 +53,7 @@ const lagTimer = setInterval(async () => {
 const health = new Elysia()
   .get("/healthz", () => ({ ok: true }))
   .get("/readyz", async ({ set }) => {
-    const ready = (await ch.ping()) && (await pg.sql`SELECT 1`.then(() => true, () => false));
+    const ready = await enginesReady({ ch, sql: pg.sql });
     if (!ready) set.status = 503;
     return { ready };
   })

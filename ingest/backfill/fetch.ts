@@ -46,13 +46,3 @@ export async function publishEnvelopes(bus: Bus, envelopes: TxEnvelope[]): Promi
   for (let i = 0; i < envelopes.length; i += PUBLISH_SLICE) slices.push(envelopes.slice(i, i + PUBLISH_SLICE));
   await Promise.all(slices.map((s) => bus.publish(s)));
 }
-
-export async function ingestSignatures(
-  deps: { reader: ChainReader; bus: Bus; limit: Limiter },
-  signatures: string[],
-  source: TxEnvelope["source"],
-): Promise<number> {
-  const envelopes = await fetchEnvelopes(deps, signatures, source);
-  await publishEnvelopes(deps.bus, envelopes);
-  return envelopes.length;
-}
