@@ -88,6 +88,22 @@ const EnvSchema = v.object({
   KAFKA_TOPIC: v.optional(v.pipe(v.string(), v.regex(/^[a-zA-Z0-9._-]{1,200}$/, "must be a Kafka topic name")), "chain.transactions"),
   /** consumer group of the pipelines */
   KAFKA_GROUP_ID: v.optional(v.pipe(v.string(), v.minLength(1)), "pipelines"),
+  /** base URL this API is reached at, for links it hands out (stored launch images and metadata); default http://localhost:PORT */
+  API_BASE_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
+  /** Launch API: key that encrypts agent vault keys at rest, 32 bytes in base64; launches are refused (503 SIGNER_UNAVAILABLE) without it */
+  VAULT_ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.check((s) => Buffer.from(s, "base64").length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(s), "must be 32 bytes in base64 (openssl rand -base64 32)"))),
+  /** Launch API: requests per minute per API key (RATE_LIMITED beyond) */
+  LAUNCH_RATE_PER_MINUTE: positiveInt("60"),
+  /** Launch API: new launches per API key per rolling 24 hours (LAUNCH_QUOTA beyond) */
+  LAUNCH_DAILY_QUOTA: positiveInt("100"),
+  /** Launch API: seconds submit waits for confirmation before answering 202 */
+  LAUNCH_SUBMIT_WAIT_SECONDS: v.optional(v.pipe(v.string(), v.transform(Number), v.number("must be a number"), v.minValue(0), v.maxValue(60)), "20"),
+  /** IPFS pinning service (Pinata-compatible pinFileToIPFS endpoint); unset = launch images and metadata are stored under DATA_DIR/media and served by this API */
+  IPFS_PIN_URL: optionalUrl(["https://", "http://"]),
+  /** bearer token (JWT) of the pinning service */
+  IPFS_PIN_TOKEN: v.optional(v.pipe(v.string(), v.minLength(8, "must be at least 8 characters"))),
+  /** a JSON file of extra safety-filter rules, added to the built-in ones (see api/firewall/README.md) */
+  FIREWALL_RULES_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -109,6 +125,15 @@ export type Config = Readonly<{
   ipfsGateway: string;
   kafka: Readonly<{ brokers: readonly string[]; partitions: number; replication: number; groupId: string; topic: string }> | null;
   allowLoopbackFetch: boolean;
+  apiBaseUrl: string;
+  launch: Readonly<{
+    vaultEncryptionKey: Uint8Array | null;
+    ratePerMinute: number;
+    dailyQuota: number;
+    submitWaitMs: number;
+    pin: Readonly<{ url: string; token: string | null }> | null;
+    firewallRulesFile: string | null;
+  }>;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
@@ -134,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const sources = e.SOL_PRICE_SOURCES.split(",").map((s) => s.trim()).filter(Boolean);
   const badSource = sources.find((s) => !(PRICE_SOURCES as readonly string[]).includes(s));
   if (badSource) problems.push(`SOL_PRICE_SOURCES: "${badSource}" is not one of ${PRICE_SOURCES.join(", ")}`);
+  if (e.IPFS_PIN_TOKEN && !e.IPFS_PIN_URL) problems.push("IPFS_PIN_TOKEN: set IPFS_PIN_URL too, or remove it");
   if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join("\n  ")}`);
 
   const rpcUrl = e.SOLANA_RPC_URL ?? null;
@@ -165,6 +191,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? Object.freeze({ brokers: Object.freeze(e.KAFKA_BROKERS.split(",")), partitions: e.KAFKA_PARTITIONS, replication: e.KAFKA_REPLICATION, groupId: e.KAFKA_GROUP_ID, topic: e.KAFKA_TOPIC })
       : null,
     allowLoopbackFetch: e.ALLOW_LOOPBACK_FETCH === "true",
+    apiBaseUrl: (e.API_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    launch: Object.freeze({
+      vaultEncryptionKey: e.VAULT_ENCRYPTION_KEY ? new Uint8Array(Buffer.from(e.VAULT_ENCRYPTION_KEY, "base64")) : null,
+      ratePerMinute: e.LAUNCH_RATE_PER_MINUTE,
+      dailyQuota: e.LAUNCH_DAILY_QUOTA,
+      submitWaitMs: Math.round(e.LAUNCH_SUBMIT_WAIT_SECONDS * 1000),
+      pin: e.IPFS_PIN_URL ? Object.freeze({ url: e.IPFS_PIN_URL, token: e.IPFS_PIN_TOKEN ?? null }) : null,
+      firewallRulesFile: e.FIREWALL_RULES_FILE ?? null,
+    }),
     logLevel: e.LOG_LEVEL,
   });
 }
