@@ -6,15 +6,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { schedule } from "node-cron";
 import { createLogger } from "./infra/log";
 import { configOrExit, onShutdown, openEngines, platformConfigs } from "./infra/boot";
 import { createSolanaRpc } from "./infra/solana-rpc";
 import { wirePlatform } from "./infra/wiring";
 import { createSimulator, runSimulator } from "./ingest/simulator";
 import { readProgress, writeProgress } from "./ingest/simulator/progress";
-import { refreshWalletBalances, USDC_MINT } from "./pipelines/wallets";
-import { refreshCoinMetadata } from "./pipelines/metadata";
+import { startAgentBackground } from "./agents/background";
 import { createKafkaBus, kafkaClient } from "./pipelines/kafka/bus";
 import { consumerLag, ensureTopics } from "./pipelines/kafka/admin";
 import { startTransactionConsumer } from "./pipelines/kafka/consumer";
@@ -58,14 +56,12 @@ const reconcileTask =
 
 const stopSimulator = new AbortController();
 let simulatorRun: Promise<unknown> | null = null;
-let walletTask: { stop(): unknown } | null = null;
-let metadataTask: { stop(): unknown } | null = null;
+const background = startAgentBackground({ config, sql: pg.sql, rpc, log, launches: platform.launches, simulated: simConfigs !== null });
 onShutdown(log, () => [
   () => reconcileTask?.stop(),
   () => stopSimulator.abort(),
   () => lagTimer && clearInterval(lagTimer),
-  () => walletTask?.stop(),
-  () => metadataTask?.stop(),
+  () => background.stop(),
   () => simulatorRun,
   () => server.stop(),
   () => platform.bus.close(),
@@ -74,33 +70,6 @@ onShutdown(log, () => [
   () => ch.close(),
   () => pg.stop(),
 ]);
-
-// Vault balances for budget.wallet, read over RPC every 30 s for the vaults whose cache is stale.
-if (rpc)
-  walletTask = schedule(
-    "*/30 * * * * *",
-    () =>
-      refreshWalletBalances({ sql: pg.sql, readAccounts: rpc.getAccountInfos, usdcMint: USDC_MINT[config.cluster], maxAgeSeconds: config.walletCacheSeconds, log })
-        .then(() => undefined)
-        .catch((err) => log.warn("vault balance refresh failed", { err: (err as Error).message })),
-    { name: "vault-balances", noOverlap: true },
-  );
-
-// Image and description of coins found on-chain, from the JSON at their metadata URI
-// (not in simulator mode: its URIs point nowhere).
-if (!simConfigs)
-  metadataTask = schedule(
-    "*/15 * * * * *",
-    () =>
-      refreshCoinMetadata({
-        sql: pg.sql,
-        log,
-        options: { maxBytes: 256 * 1024, timeoutMs: 5000, allowLoopback: config.allowLoopbackFetch, ipfsGateway: config.ipfsGateway },
-      })
-        .then(() => undefined)
-        .catch((err) => log.warn("coin metadata refresh failed", { err: (err as Error).message })),
-    { name: "coin-metadata", noOverlap: true },
-  );
 
 if (simConfigs) {
   log.info("no SOLANA_RPC_URL: the simulator plays a platform through the webhook", {

@@ -8,6 +8,8 @@ import { testEngines } from "./infra/testing/engines";
 import { testKafkaBrokers } from "./infra/testing/kafka";
 import { startClickhouseHttpDouble } from "./infra/testing/clickhouse-http-double-process";
 import { FIXTURES } from "./infra/testing/platform";
+import { Keypair } from "@solana/web3.js";
+import { launchTestPlatform, signAsCreator, LAUNCH_CONFIG } from "./infra/testing/launch";
 
 // The `ingest` and `api` processes of the scaled mode, as separate processes: they start,
 // answer health and readiness, do their one job, and stop with exit code 0 on SIGTERM.
@@ -76,6 +78,48 @@ describe("scaled-mode processes", () => {
       expect((await fetch(`${base}/v1/ingest/helius`, { method: "POST", body: "[]" })).status).toBe(404); // webhooks are the ingest process's
       expect(await stop(api)).toBe(0);
     } finally {
+      await clickhouse.stop();
+    }
+  }, 120_000);
+
+  test("agents: the launch tracker confirms a launch the submit left pending; health, readiness; clean SIGTERM", async () => {
+    const p = await launchTestPlatform();
+    const clickhouse = await startClickhouseHttpDouble();
+    let agents: ReturnType<typeof spawnProcess> | null = null;
+    try {
+      const creator = Keypair.generate();
+      const created = await p.create(p.body(creator), `proc-${randomUUID()}`);
+      expect(created.status).toBe(201);
+      p.rpc.setConfirmMode("never");
+      const submitted = await p.call("POST", `/v1/launches/${created.body.id}/submit`, { body: { signedTransaction: signAsCreator(created.body.transaction, creator) } });
+      expect(submitted.status).toBe(202);
+
+      const port = await freePort();
+      agents = spawnProcess("agents/main.ts", {
+        PORT: String(port),
+        DATABASE_URL: p.engines.pgUrl,
+        CLICKHOUSE_URL: clickhouse.url,
+        SOLANA_RPC_URL: p.rpc.url,
+        PLATFORM_CONFIGS: `launch:${LAUNCH_CONFIG}`,
+        SIMULATOR: "off",
+        VAULT_ENCRYPTION_KEY: Buffer.from(p.config.launch.vaultEncryptionKey!).toString("base64"),
+      });
+      const base = `http://127.0.0.1:${port}`;
+      await until("agents ready", async () => ((await fetch(`${base}/readyz`).catch(() => null))?.ok ? true : undefined));
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      p.rpc.setSignatureStatus(submitted.body.signature, "confirmed");
+      const status = await until("launch confirmed by the agents process", async () => {
+        const view = await p.call("GET", `/v1/launches/${created.body.id}`);
+        return view.body.status === "confirmed" ? view.body : undefined;
+      });
+      expect(status).toMatchObject({ status: "confirmed", error: null });
+      expect((await p.engines.sql`SELECT state, status FROM agents WHERE mint = ${created.body.mint}`)[0]).toEqual({ state: "forming", status: "launching" });
+      expect(await stop(agents)).toBe(0);
+      agents = null;
+    } finally {
+      agents?.kill("SIGKILL");
+      p.rpc.setConfirmMode("immediate");
+      p.stop();
       await clickhouse.stop();
     }
   }, 120_000);

@@ -1,5 +1,6 @@
 /**
- * The HTTP app: health, the Data API, the webhook receiver and metrics.
+ * The HTTP app: health, the Data API, the Launch API, stored media, the webhook
+ * receiver and metrics.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -7,6 +8,9 @@ import { errorHandler } from "./errors";
 import { publicRoutes, type DataApiDeps } from "./public";
 import { ingestRoutes, type IngestDeps } from "./ingest";
 import type { Logger } from "../infra/log";
+import { launchRoutes, type LaunchRouteDeps } from "./launches";
+import { mediaRoutes } from "./media";
+import type { MediaStore } from "../infra/media-store";
 
 export type AppDeps = {
   log: Logger;
@@ -14,6 +18,10 @@ export type AppDeps = {
   data: DataApiDeps | null;
   ingest: IngestDeps | null;
   metricsText: () => string;
+  /** the Launch API (/v1/launches, /v1/stocks) */
+  launches?: LaunchRouteDeps | null;
+  /** stored launch images and metadata (/v1/media) */
+  media?: MediaStore | null;
 };
 
 export function createApp(deps: AppDeps) {
@@ -30,6 +38,8 @@ export function createApp(deps: AppDeps) {
       return deps.metricsText();
     })
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
-    .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia());
+    .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia())
+    .use(deps.launches ? launchRoutes(deps.launches) : new Elysia())
+    .use(deps.media ? mediaRoutes(deps.media) : new Elysia());
   return app;
 }

@@ -1,7 +1,8 @@
 /**
  * Start-up and shutdown shared by every process entry point (`main.ts` and the
- * split `ingest`, `pipelines`, `api` processes).
+ * split `ingest`, `pipelines`, `api`, `agents` processes).
  */
+import { Elysia } from "elysia";
 import { loadConfig, ConfigError, type Config } from "./config";
 import type { Logger } from "./log";
 import { openPostgres, type PostgresHandle } from "./postgres";
@@ -79,4 +80,20 @@ export function onShutdown(log: Logger, steps: () => (() => unknown)[]): void {
   process.removeAllListeners("SIGTERM");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** Health, readiness and metrics of a process that serves nothing else (pipelines, agents). */
+export function healthServer(port: number, ready: () => Promise<boolean>, metricsText: () => string) {
+  return new Elysia()
+    .get("/healthz", () => ({ ok: true }))
+    .get("/readyz", async ({ set }) => {
+      const ok = await ready().catch(() => false);
+      if (!ok) set.status = 503;
+      return { ready: ok };
+    })
+    .get("/metrics", ({ set }) => {
+      set.headers["content-type"] = "text/plain; version=0.0.4";
+      return metricsText();
+    })
+    .listen({ port, hostname: "0.0.0.0" });
 }

@@ -72,17 +72,23 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<{ 
     }
     if (!res.ok) throw new SafeFetchError("BAD_STATUS", `${url.host} answered ${res.status}`);
     const declared = Number(res.headers.get("content-length") ?? "0");
-    if (declared > opts.maxBytes) throw new SafeFetchError("TOO_LARGE", `larger than ${opts.maxBytes} bytes`);
+    if (declared > opts.maxBytes) throw new SafeFetchError("TOO_LARGE", `${declared} bytes (content-length), over the ${opts.maxBytes}-byte limit`);
     const reader = res.body!.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
-      const { done, value } = await reader.read();
+      let read: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        read = await reader.read(); // a timeout or a reset mid-body lands here, not in fetch()
+      } catch (err) {
+        throw new SafeFetchError("UNREACHABLE", `${url.host}: the body stopped: ${(err as Error).message}`);
+      }
+      const { done, value } = read;
       if (done) break;
       size += value.byteLength;
       if (size > opts.maxBytes) {
         await reader.cancel();
-        throw new SafeFetchError("TOO_LARGE", `larger than ${opts.maxBytes} bytes`);
+        throw new SafeFetchError("TOO_LARGE", `more than ${opts.maxBytes} bytes; reading stopped there`);
       }
       chunks.push(value);
     }

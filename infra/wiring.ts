@@ -19,9 +19,42 @@ import { createApp } from "../api/app";
 import type { DataApiDeps } from "../api/public";
 import type { SolanaRpc } from "./solana-rpc";
 import { createDecodePool } from "../ingest/helius/decode-pool";
+import { join } from "node:path";
+import { createMediaStore } from "./media-store";
+import { createLaunchChain } from "./solana-tx/chain";
+import { createLaunchService } from "../api/launches/service";
+import { createApiKeyAuth } from "../api/launches/api-keys";
+import { createRateLimiter } from "../api/launches/rate-limit";
+import { loadFirewall } from "../api/firewall/firewall";
+import type { LaunchRouteDeps } from "../api/launches";
+import { refreshDirectory } from "../pipelines/agents-sink";
 import type { ConsumerStats } from "../pipelines/kafka/consumer";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
+
+/** The Launch API: its service (state machine), route deps and media store. Needs SOLANA_RPC_URL and VAULT_ENCRYPTION_KEY to build launches. */
+export function launchPlatform(config: Config, engines: Engines, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger) {
+  const media = createMediaStore({ dir: join(config.dataDir, "media"), apiBaseUrl: config.apiBaseUrl, pin: config.launch.pin, ipfsGateway: config.ipfsGateway });
+  const chain = rpc ? createLaunchChain(rpc.connection) : null;
+  const service = createLaunchService({
+    sql: engines.sql,
+    log: log.child({ stage: "launches" }),
+    configs,
+    firewall: loadFirewall(config.launch.firewallRulesFile),
+    media,
+    chain,
+    connection: rpc?.connection ?? null,
+    vaultEncryptionKey: config.launch.vaultEncryptionKey,
+    publicBaseUrl: config.publicBaseUrl,
+    allowLoopbackFetch: config.allowLoopbackFetch,
+    submitWaitMs: config.launch.submitWaitMs,
+    dailyQuota: config.launch.dailyQuota,
+    onAgentChanged: (mint) => refreshDirectory(engines.sql, engines.ch, configs, [mint]),
+  });
+  const routes: LaunchRouteDeps = { service, auth: createApiKeyAuth(engines.sql), limiter: createRateLimiter({ perMinute: config.launch.ratePerMinute }), configs };
+  return { service, routes, media, chain };
+}
+export type LaunchPlatform = ReturnType<typeof launchPlatform>;
 
 export function priceSources(config: Config, rpc: SolanaRpc | null): PriceSource[] {
   const out: PriceSource[] = [];
@@ -81,12 +114,15 @@ export async function wirePlatform(opts: {
   const bus = opts.bus ?? createInProcessBus(sink);
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
+  const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
     metricsText: () => prometheusText(metrics, opts.bus ? consumerStats : null),
     data: dataApiDeps(config, engines, configs, price, opts),
     ingest: { bus, decoder, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
+    launches: launches.routes,
+    media: launches.media,
   });
-  return { app, bus, sink, metrics, consumerStats, registry, price, decoder };
+  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches };
 }

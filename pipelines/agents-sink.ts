@@ -80,7 +80,17 @@ export async function upsertAgentsForPools(sql: Sql, pools: PoolCreated[]): Prom
       created_slot = EXCLUDED.created_slot,
       created_at = LEAST(agents.created_at, EXCLUDED.created_at),
       state = CASE WHEN agents.state = 'forming' THEN 'asleep' ELSE agents.state END,
+      status = 'active',
       updated_at = now()
     WHERE agents.dbc_pool = '' OR agents.state = 'forming'
     RETURNING mint, coin_name, symbol, name, category, status, state, hidden, created_at, config`;
+}
+
+/** Re-mirrors agents whose registry row changed after their pool was seen (a launch confirmed late). */
+export async function refreshDirectory(sql: Sql, ch: ClickHouse, configs: ConfigRegistry, mints: string[]): Promise<void> {
+  if (mints.length === 0) return;
+  const rows = await sql<AgentRow[]>`
+    SELECT mint, coin_name, symbol, name, category, status, state, hidden, created_at, config
+    FROM agents WHERE mint IN ${sql(mints)} AND dbc_pool <> ''`;
+  await mirrorDirectory(ch, configs, rows);
 }

@@ -3,9 +3,8 @@
  * stores them (ClickHouse facts, Postgres state), committing offsets only after
  * the rows are stored. Scale by partitions: run up to one process per partition.
  */
-import { Elysia } from "elysia";
 import { createLogger } from "../infra/log";
-import { configOrExit, onShutdown, openEngines, platformConfigs } from "../infra/boot";
+import { configOrExit, healthServer, onShutdown, openEngines, platformConfigs } from "../infra/boot";
 import { createSolanaRpc } from "../infra/solana-rpc";
 import { enginesReady } from "../infra/wiring";
 import { PoolRegistry } from "./platform/registry";
@@ -50,17 +49,6 @@ const lagTimer = setInterval(async () => {
   }
 }, 10_000);
 
-const health = new Elysia()
-  .get("/healthz", () => ({ ok: true }))
-  .get("/readyz", async ({ set }) => {
-    const ready = await enginesReady({ ch, sql: pg.sql });
-    if (!ready) set.status = 503;
-    return { ready };
-  })
-  .get("/metrics", ({ set }) => {
-    set.headers["content-type"] = "text/plain; version=0.0.4";
-    return prometheusText(metrics, stats);
-  });
-const server = health.listen({ port: config.port, hostname: "0.0.0.0" });
+const server = healthServer(config.port, () => enginesReady({ ch, sql: pg.sql }), () => prometheusText(metrics, stats));
 log.info("consuming", { topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, port: server.server?.port });
 onShutdown(log, () => [() => reconcileTask?.stop(), () => reconcileBus?.close(), () => clearInterval(lagTimer), () => consumer.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);

@@ -10,6 +10,7 @@
  * process that does not get it skips the run.
  */
 import { schedule, type ScheduledTask } from "node-cron";
+import { LOCKS, withAdvisoryLock } from "../infra/advisory-lock";
 import type { ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
@@ -20,8 +21,7 @@ import { toEnvelopes } from "../ingest/helius/handle";
 import { createLimiter, publishEnvelopes } from "../ingest/backfill/fetch";
 import type { ChainReader, SignatureInfo } from "../ingest/backfill/rpc";
 
-/** pg advisory lock key of reconciliation (migrations use 7263001) */
-export const RECONCILE_LOCK = 7263002;
+export const RECONCILE_LOCK = LOCKS.reconcile;
 
 export type ReconcileDeps = {
   sql: Sql;
@@ -43,18 +43,8 @@ export type ReconcileResult =
   | { skipped: false; addresses: number; signatures: number; missing: number; ingested: number; fetchFailed: number; ms: number };
 
 export async function reconcileOnce(deps: ReconcileDeps): Promise<ReconcileResult> {
-  const reserved = await deps.sql.reserve();
-  try {
-    const [row] = await reserved<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${RECONCILE_LOCK}) AS locked`;
-    if (!row?.locked) return { skipped: true };
-    try {
-      return await reconcileLocked(deps);
-    } finally {
-      await reserved`SELECT pg_advisory_unlock(${RECONCILE_LOCK})`;
-    }
-  } finally {
-    reserved.release();
-  }
+  const run = await withAdvisoryLock(deps.sql, RECONCILE_LOCK, () => reconcileLocked(deps));
+  return run.skipped ? { skipped: true } : run.value;
 }
 
 async function reconcileLocked(deps: ReconcileDeps): Promise<ReconcileResult> {

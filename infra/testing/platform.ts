@@ -8,6 +8,7 @@ import { createLogger } from "../log";
 import { wirePlatform } from "../wiring";
 import { createSolPriceService, type PriceSource } from "../sol-price";
 import { testEngines } from "./engines";
+import { createSolanaRpc } from "../solana-rpc";
 import { decodePoolConfig } from "../../ingest/decoders/accounts";
 import { configRegistry, toPlatformConfig, type ConfigRegistry, type DecodedPoolConfig } from "../../pipelines/platform/configs";
 
@@ -29,9 +30,9 @@ export function registryWith(entries: { role: "launch" | "stock" | "legacy"; add
   return configRegistry(entries.map((e) => toPlatformConfig({ role: e.role, address: e.address, ticker: e.ticker ?? null }, pc, 9)));
 }
 
-export async function testPlatform(configs: ConfigRegistry, opts: { solUsd?: number | null; responseCache?: boolean } = {}) {
+export async function testPlatform(configs: ConfigRegistry, opts: { solUsd?: number | null; responseCache?: boolean; env?: Record<string, string> } = {}) {
   const engines = await testEngines();
-  const config = loadConfig({ PUBLIC_BASE_URL: "https://agents.example", SOLANA_CLUSTER: "devnet", SIMULATOR: "off" });
+  const config = loadConfig({ PUBLIC_BASE_URL: "https://agents.example", SOLANA_CLUSTER: "devnet", SIMULATOR: "off", ...opts.env });
   const sources = opts.solUsd === null ? [] : [fixedPriceSourceTestDouble(opts.solUsd ?? 150)];
   const log = createLogger("error");
   const platform = await wirePlatform({
@@ -43,6 +44,7 @@ export async function testPlatform(configs: ConfigRegistry, opts: { solUsd?: num
     price: createSolPriceService(sources, log),
     responseCache: opts.responseCache ?? false,
     boardRefreshMs: 0,
+    rpc: config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null,
   });
   const call = async (path: string, init: RequestInit = {}) => {
     const res = await platform.app.handle(new Request(`http://local${path}`, init));
@@ -55,5 +57,5 @@ export async function testPlatform(configs: ConfigRegistry, opts: { solUsd?: num
   };
   const postWebhook = (body: unknown, secret = TEST_WEBHOOK_SECRET) =>
     call("/v1/ingest/helius", { method: "POST", headers: { authorization: secret, "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { ...platform, engines, call, postWebhook };
+  return { ...platform, engines, config, call, postWebhook };
 }

@@ -4,7 +4,21 @@
  * (getSignaturesForAddress, getTransaction) and counts calls. Not a cluster: just
  * enough of the protocol for web3.js's Connection and the backfill's client. It can
  * be told to answer HTTP 429 (or a JSON-RPC error) a few times, to test backoff.
+ *
+ * For launches it also plays a tiny cluster: a settable block height whose blockhash
+ * follows it (getLatestBlockhash: lastValidBlockHeight = height + 150; getBlockHeight,
+ * getSlot, getEpochInfo, getBlockTime, getBalance, getMinimumBalanceForRentExemption),
+ * sendTransaction (base64, as web3.js sends it: every signature verified, an expired
+ * blockhash refused, a landed duplicate refused as AlreadyProcessed, raw bytes recorded
+ * in `sent`) and getSignatureStatuses, with controls to refuse or fail the next send
+ * and to choose how sent transactions land (see `setConfirmMode`).
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { VersionedTransaction } from "@solana/web3.js";
+import bs58 from "bs58";
+import { verifyEd25519 } from "../solana-tx/verify";
+
 export type FakeAccount = { lamports: number; data: Uint8Array; owner?: string };
 
 /** The parts of a getTransaction (json encoding) result the double indexes by. */
@@ -14,6 +28,37 @@ export type LedgerTransaction = {
   transaction: { signatures: string[]; message: { accountKeys: (string | { pubkey: string })[] } };
   meta: { err: unknown; loadedAddresses?: { writable?: string[]; readonly?: string[] } | null };
 };
+
+/** How a sent transaction lands: confirmed, failed on-chain with `err`, or never (stays unknown). */
+export type ConfirmMode = "immediate" | "never" | "fail";
+/** What getSignatureStatuses reports for a signature: null = unknown to the cluster. */
+export type DoubleSignatureStatus = null | "processed" | "confirmed" | "finalized" | { err: unknown; confirmationStatus?: "processed" | "confirmed" | "finalized" };
+export type SentTransaction = { signature: string; raw: Uint8Array; blockhash: string; at: number };
+type Landing = { mode: ConfirmMode; pollsLeft: number; readyAt: number; err: unknown; slot: number };
+type SendFailure = { status: number; landed: boolean };
+type SendRejection = { message: string; logs: string[]; err: unknown };
+
+const DEFAULT_FAIL_ERR = { InstructionError: [0, { Custom: 1 }] };
+const blockhashAt = (height: number) => bs58.encode(createHash("sha256").update(`rpc-double-blockhash:${height}`).digest());
+
+export const DBC_PROGRAM = "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN";
+export const NATIVE_MINT = "So11111111111111111111111111111111111111112";
+const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+
+/**
+ * What building a launch reads from the chain: each address carries the real mainnet DBC
+ * PoolConfig fixture (owned by the DBC program), plus the wrapped-SOL mint (owned by the
+ * Token program, an initialized 82-byte mint with 9 decimals). Merge into the double's map.
+ */
+export function launchFixtureAccounts(configAddresses: string[]): Map<string, FakeAccount> {
+  const config = new Uint8Array(readFileSync(new URL("../../../shared/fixtures/mainnet-accounts/dbc-pool-config.fee-in-both.bin", import.meta.url)));
+  const mint = new Uint8Array(82);
+  mint[44] = 9; // decimals
+  mint[45] = 1; // is_initialized
+  const out = new Map<string, FakeAccount>(configAddresses.map((a) => [a, { lamports: 1_000_000_000, data: config, owner: DBC_PROGRAM }]));
+  out.set(NATIVE_MINT, { lamports: 1_000_000_000, data: mint, owner: TOKEN_PROGRAM });
+  return out;
+}
 
 type Entry = { order: number; signature: string; slot: number; blockTime: number | null; err: unknown; json: string };
 type Failure = { status: number; retryAfter?: string; rpcError?: { code: number; message: string } };
@@ -66,7 +111,98 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
 
   const failures: Failure[] = [];
   let delayMs = 0;
-  const rpcError = (id: unknown, code: number, message: string) => Response.json({ jsonrpc: "2.0", id, error: { code, message } });
+  const rpcError = (id: unknown, code: number, message: string, data?: unknown) =>
+    Response.json({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
+
+  // --- the tiny cluster for launches ---
+  let blockHeight = 1000;
+  let pinnedBlockhash: string | null = null;
+  const currentBlockhash = () => pinnedBlockhash ?? blockhashAt(blockHeight);
+  const slot = () => blockHeight + 100;
+  /** blockhash -> last block height at which a transaction using it can land */
+  const issued = new Map<string, number>();
+  const sent: SentTransaction[] = [];
+  const landings = new Map<string, Landing>();
+  const explicit = new Map<string, DoubleSignatureStatus>();
+  let confirm: { mode: ConfirmMode; afterPolls: number; afterMs: number; err: unknown } = { mode: "immediate", afterPolls: 0, afterMs: 0, err: DEFAULT_FAIL_ERR };
+  const sendFailures: SendFailure[] = [];
+  const sendRejections: SendRejection[] = [];
+
+  const simulationFailed = (id: unknown, r: SendRejection) =>
+    rpcError(id, -32002, r.message, { accounts: null, err: r.err, innerInstructions: null, logs: r.logs, replacementBlockhash: null, returnData: null, unitsConsumed: 0 });
+
+  function statusOf(signature: string): unknown {
+    const status = (confirmationStatus: string, err: unknown, at = slot()) => ({
+      slot: at,
+      confirmations: confirmationStatus === "finalized" ? null : 0,
+      err,
+      status: err === null ? { Ok: null } : { Err: err },
+      confirmationStatus,
+    });
+    if (explicit.has(signature)) {
+      const s = explicit.get(signature)!;
+      if (s === null) return null;
+      if (typeof s === "string") return status(s, null);
+      return status(s.confirmationStatus ?? "confirmed", s.err);
+    }
+    const landing = landings.get(signature);
+    if (landing) {
+      if (landing.mode === "never") return null;
+      if (landing.pollsLeft > 0 || Date.now() < landing.readyAt) {
+        if (landing.pollsLeft > 0) landing.pollsLeft--;
+        return status("processed", null, landing.slot);
+      }
+      return status("confirmed", landing.mode === "fail" ? landing.err : null, landing.slot);
+    }
+    const entry = bySignature.get(signature);
+    return entry ? status("finalized", entry.err, entry.slot) : null;
+  }
+  /** true when the transaction has landed (a duplicate send is then refused as AlreadyProcessed) */
+  function landed(signature: string): boolean {
+    if (explicit.has(signature)) {
+      const s = explicit.get(signature);
+      return s !== null && s !== "processed";
+    }
+    const l = landings.get(signature);
+    if (l) return l.mode !== "never" && l.pollsLeft === 0 && Date.now() >= l.readyAt;
+    return bySignature.has(signature);
+  }
+
+  async function sendTransaction(id: unknown, params: any[]): Promise<Response> {
+    const o = (params[1] ?? {}) as { encoding?: string; skipPreflight?: boolean };
+    if (o.encoding !== "base64") return rpcError(id, -32602, "this test double accepts only base64-encoded transactions");
+    let tx: VersionedTransaction;
+    const raw = new Uint8Array(Buffer.from(String(params[0]), "base64"));
+    try {
+      tx = VersionedTransaction.deserialize(raw);
+    } catch (e) {
+      return rpcError(id, -32602, `failed to deserialize solana_transaction::versioned::VersionedTransaction: ${(e as Error).message}`);
+    }
+    const signature = bs58.encode(tx.signatures[0]!);
+    const failure = sendFailures.shift();
+    if (failure) {
+      if (failure.landed) accept();
+      return Response.json({ jsonrpc: "2.0", id, error: { code: failure.status, message: `HTTP ${failure.status} from the test double` } }, { status: failure.status });
+    }
+    const message = tx.message.serialize();
+    const keys = tx.message.staticAccountKeys;
+    for (let i = 0; i < tx.message.header.numRequiredSignatures; i++)
+      if (!verifyEd25519(keys[i]!.toBytes(), message, tx.signatures[i]!)) return rpcError(id, -32003, "Transaction signature verification failure");
+    const rejection = sendRejections.shift();
+    if (rejection) return simulationFailed(id, rejection);
+    const lastValid = issued.get(tx.message.recentBlockhash);
+    if (lastValid !== undefined && blockHeight > lastValid && !landed(signature))
+      return simulationFailed(id, { message: "Transaction simulation failed: Blockhash not found", logs: [], err: "BlockhashNotFound" });
+    if (landed(signature)) return simulationFailed(id, { message: "Transaction simulation failed: This transaction has already been processed", logs: [], err: "AlreadyProcessed" });
+    accept();
+    return Response.json({ jsonrpc: "2.0", id, result: signature });
+
+    function accept() {
+      sent.push({ signature, raw, blockhash: tx.message.recentBlockhash, at: Date.now() });
+      if (!landings.has(signature))
+        landings.set(signature, { mode: confirm.mode, pollsLeft: confirm.afterPolls, readyAt: Date.now() + confirm.afterMs, err: confirm.err, slot: slot() });
+    }
+  }
 
   const server = Bun.serve({
     port: 0,
@@ -85,6 +221,20 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
       let result: unknown;
       if (body.method === "getMultipleAccounts") result = { ...ctx, value: (body.params[0] as string[]).map((k) => encode(accounts.get(k))) };
       else if (body.method === "getAccountInfo") result = { ...ctx, value: encode(accounts.get(body.params[0])) };
+      else if (body.method === "getBalance") result = { ...ctx, value: accounts.get(body.params[0])?.lamports ?? 0 };
+      else if (body.method === "getLatestBlockhash") {
+        const blockhash = currentBlockhash();
+        const lastValidBlockHeight = blockHeight + 150;
+        if (!issued.has(blockhash)) issued.set(blockhash, lastValidBlockHeight);
+        result = { context: { slot: slot(), apiVersion: "2.0.0" }, value: { blockhash, lastValidBlockHeight } };
+      } else if (body.method === "getBlockHeight") result = blockHeight;
+      else if (body.method === "getSlot") result = slot();
+      else if (body.method === "getBlockTime") result = Math.floor(Date.now() / 1000);
+      else if (body.method === "getEpochInfo")
+        result = { absoluteSlot: slot(), blockHeight, epoch: Math.floor(slot() / 432_000), slotIndex: slot() % 432_000, slotsInEpoch: 432_000, transactionCount: null };
+      else if (body.method === "getMinimumBalanceForRentExemption") result = (128 + Number(body.params[0] ?? 0)) * 3480 * 2;
+      else if (body.method === "sendTransaction") return sendTransaction(body.id, body.params);
+      else if (body.method === "getSignatureStatuses") result = { context: { slot: slot(), apiVersion: "2.0.0" }, value: (body.params[0] as string[]).map(statusOf) };
       else if (body.method === "getSignaturesForAddress") {
         const o = (body.params[1] ?? {}) as { before?: string; until?: string; limit?: number };
         if (o.limit !== undefined && (o.limit < 1 || o.limit > 1000)) return rpcError(body.id, -32602, "Invalid limit; max 1000");
@@ -111,9 +261,54 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
     failNext(times: number, failure: Partial<Failure> = {}) {
       for (let i = 0; i < times; i++) failures.push({ status: failure.status ?? 429, retryAfter: failure.retryAfter, rpcError: failure.rpcError });
     },
+    /** forgets the failures failNext queued and nobody has met yet */
+    clearFailures() {
+      failures.length = 0;
+    },
     /** every answer waits this long (to hold a run open in concurrency tests) */
     setDelay(ms: number) {
       delayMs = ms;
+    },
+
+    // --- launches: blocks, sends, statuses ---
+    /** every accepted sendTransaction, in order (duplicates included), with its raw bytes */
+    sent,
+    blockHeight: () => blockHeight,
+    /** the current blockhash (what getLatestBlockhash answers next) */
+    blockhash: () => currentBlockhash(),
+    /** moves the chain: the blockhash follows the height (and un-pins one set with setBlockhash) */
+    setBlockHeight(n: number) {
+      if (n !== blockHeight) pinnedBlockhash = null;
+      blockHeight = n;
+    },
+    /** pins the blockhash getLatestBlockhash answers, until the next setBlockHeight */
+    setBlockhash(blockhash: string) {
+      pinnedBlockhash = blockhash;
+    },
+    /** the next sendTransaction is refused in preflight (JSON-RPC -32002 with data.logs), like a real RPC */
+    rejectNextSend(logs: string[] = [], opts: { message?: string; err?: unknown } = {}) {
+      sendRejections.push({
+        message: opts.message ?? "Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.",
+        logs,
+        err: opts.err ?? "AccountNotFound",
+      });
+    },
+    /** the next sendTransaction answers HTTP `status`; with `landed` the transaction still goes through (a lost answer) */
+    failNextSend(status = 502, opts: { landed?: boolean } = {}) {
+      sendFailures.push({ status, landed: opts.landed ?? false });
+    },
+    /**
+     * How transactions sent from now on land: "immediate" (default) confirmed, "fail" confirmed with
+     * `err` (an InstructionError by default), "never" unknown forever (dropped). Until it lands, a
+     * transaction answers "processed": for its first `afterPolls` status polls and `afterMs` after its send.
+     */
+    setConfirmMode(mode: ConfirmMode, opts: { afterPolls?: number; afterMs?: number; err?: unknown } = {}) {
+      confirm = { mode, afterPolls: opts.afterPolls ?? 0, afterMs: opts.afterMs ?? 0, err: opts.err ?? DEFAULT_FAIL_ERR };
+    },
+    /** overrides what getSignatureStatuses reports for one signature (null = unknown); `undefined` removes the override */
+    setSignatureStatus(signature: string, status: DoubleSignatureStatus | undefined) {
+      if (status === undefined) explicit.delete(signature);
+      else explicit.set(signature, status);
     },
   };
 }

@@ -1,0 +1,51 @@
+/**
+ * The agents' background work that follows the chain: vault balances (their
+ * `budget.wallet`), coin metadata of coins found on-chain, and the launch tracker
+ * that turns confirmed launches into agents. Run by the all-in-one process and by
+ * the `agents` process; each job runs once at a time (noOverlap), and the tracker
+ * once across processes (advisory lock).
+ */
+import { schedule, type ScheduledTask } from "node-cron";
+import type { Config } from "../infra/config";
+import type { Sql } from "../infra/postgres";
+import type { Logger } from "../infra/log";
+import type { SolanaRpc } from "../infra/solana-rpc";
+import { refreshWalletBalances, USDC_MINT } from "../pipelines/wallets";
+import { refreshCoinMetadata } from "../pipelines/metadata";
+import { scheduleLaunchTracker } from "../api/launches/tracker";
+import type { LaunchPlatform } from "../infra/wiring";
+
+export type BackgroundJobs = { names: string[]; stop(): void };
+
+export function startAgentBackground(o: {
+  config: Config;
+  sql: Sql;
+  rpc: SolanaRpc | null;
+  log: Logger;
+  launches: LaunchPlatform;
+  /** simulated coins have metadata URIs that point nowhere */
+  simulated: boolean;
+}): BackgroundJobs {
+  const { config, sql, rpc, log } = o;
+  const tasks: { name: string; task: ScheduledTask }[] = [];
+  const every = (name: string, expression: string, job: () => Promise<unknown>) =>
+    tasks.push({
+      name,
+      task: schedule(expression, () => job().then(() => undefined, (err) => log.warn(`${name} failed`, { err: (err as Error).message })), { name, noOverlap: true }),
+    });
+
+  if (rpc)
+    every("vault-balances", "*/30 * * * * *", () =>
+      refreshWalletBalances({ sql, readAccounts: rpc.getAccountInfos, usdcMint: USDC_MINT[config.cluster], maxAgeSeconds: config.walletCacheSeconds, log }),
+    );
+  if (!o.simulated)
+    every("coin-metadata", "*/15 * * * * *", () =>
+      refreshCoinMetadata({
+        sql,
+        log,
+        options: { maxBytes: 256 * 1024, timeoutMs: 5000, allowLoopback: config.allowLoopbackFetch, ipfsGateway: config.ipfsGateway },
+      }),
+    );
+  if (o.launches.chain) tasks.push({ name: "launch-tracker", task: scheduleLaunchTracker({ sql, chain: o.launches.chain, service: o.launches.service, log: log.child({ stage: "launch-tracker" }) }) });
+  return { names: tasks.map((t) => t.name), stop: () => tasks.forEach((t) => t.task.stop()) };
+}

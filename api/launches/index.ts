@@ -1,0 +1,77 @@
+/**
+ * The Launch API: /v1/launches and /v1/stocks, server to server with an API key.
+ * Order of checks on every call: the key (401/403), the key's rate (429), then the
+ * request itself. Bodies are read here (not by Elysia) so that order holds even
+ * for a body that is not JSON.
+ */
+import { Elysia } from "elysia";
+import * as v from "valibot";
+import { validationError } from "../errors";
+import { rateLimited } from "./rate-limit";
+import { idempotencyKeyOrThrow, SubmitBody } from "./model";
+import type { LaunchService, Answer } from "./service";
+import type { ApiKeyRecord } from "./api-keys";
+import type { ConfigRegistry } from "../../pipelines/platform/configs";
+
+export type LaunchRouteDeps = {
+  service: LaunchService;
+  auth: { authenticate(authorization: string | null | undefined, scope: "launch"): Promise<ApiKeyRecord> };
+  limiter: { take(keyId: string): { ok: true } | { ok: false; retryAfterSeconds: number } };
+  configs: ConfigRegistry;
+};
+
+/** Largest request body read (a create body is at most a few kB). */
+const MAX_BODY_BYTES = 64 * 1024;
+
+const respond = (a: Answer) =>
+  new Response(JSON.stringify(a.body), { status: a.status, headers: { "content-type": "application/json", "cache-control": "no-store", ...a.headers } });
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw validationError([{ field: "body", message: `must be at most ${MAX_BODY_BYTES} bytes` }]);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw validationError([{ field: "body", message: "is not valid JSON" }]);
+  }
+}
+
+export const launchRoutes = (deps: LaunchRouteDeps) => {
+  /** The key, with the launch permission and within its rate. */
+  const caller = async (request: Request) => {
+    const key = await deps.auth.authenticate(request.headers.get("authorization"), "launch");
+    const rate = deps.limiter.take(key.id);
+    if (!rate.ok) throw rateLimited(rate.retryAfterSeconds);
+    return key;
+  };
+
+  return new Elysia({ prefix: "/v1" })
+    .post(
+      "/launches",
+      async ({ request }) => {
+        const key = await caller(request);
+        const idempotencyKey = idempotencyKeyOrThrow(request.headers.get("idempotency-key"));
+        return respond(await deps.service.create(key, idempotencyKey, await readJson(request)));
+      },
+      { parse: "none" },
+    )
+    .post(
+      "/launches/:id/submit",
+      async ({ request, params }) => {
+        const key = await caller(request);
+        const parsed = v.safeParse(SubmitBody, await readJson(request), { abortEarly: false });
+        if (!parsed.success) throw validationError(parsed.issues.map((i) => ({ field: v.getDotPath(i) ?? "body", message: i.message })));
+        return respond(await deps.service.submit(key, params.id, parsed.output.signedTransaction));
+      },
+      { parse: "none" },
+    )
+    .post("/launches/:id/rebuild", async ({ request, params }) => respond(await deps.service.rebuild(await caller(request), params.id)), { parse: "none" })
+    .get("/launches/:id", async ({ request, params }) => respond(await deps.service.status(await caller(request), params.id)))
+    .get("/stocks", async ({ request }) => {
+      await caller(request);
+      const items = deps.configs.all
+        .filter((c) => c.role === "stock" && c.quote.ticker)
+        .map((c) => ({ ticker: c.quote.ticker, symbol: c.quote.symbol, mint: c.quote.mint, decimals: c.quote.decimals, config: c.address }));
+      return respond({ status: 200, body: { items, nextCursor: null } });
+    });
+};

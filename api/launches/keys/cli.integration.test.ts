@@ -1,0 +1,116 @@
+/**
+ * `bun run keys` as a real process: against DATABASE_URL (a fresh database it migrates),
+ * attached to an embedded Postgres a "service" is running under DATA_DIR, and starting
+ * (then stopping) that embedded Postgres itself when nothing runs.
+ */
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { testEngines } from "../../../infra/testing/engines";
+import { connectSql, startEmbeddedPostgres } from "../../../infra/postgres";
+import { createLogger } from "../../../infra/log";
+import { createApiKeyAuth } from "../api-keys";
+
+const ROOT = join(import.meta.dir, "..", "..", "..");
+
+async function keys(args: string[], env: Record<string, string>, viaScript = false) {
+  const argv = viaScript ? [process.execPath, "run", "keys", ...args] : [process.execPath, "api/launches/keys/main.ts", ...args];
+  const proc = Bun.spawn(argv, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: "", ...env }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, code };
+}
+
+const keyOf = (stdout: string) => /^ {2}key: +(acp_live_\S+)$/m.exec(stdout)?.[1];
+const prefixOf = (stdout: string) => /^ {2}prefix: +(\S+)$/m.exec(stdout)?.[1];
+
+describe("keys CLI", () => {
+  test("with DATABASE_URL: create prints the key once, it authenticates; list hides it; revoke; bad usage exits 2", async () => {
+    const engines = await testEngines();
+    const database = `keys_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
+    await engines.sql.unsafe(`CREATE DATABASE ${database}`);
+    const url = engines.pgUrl.replace(/\/postgres$/, `/${database}`);
+    const env = { DATABASE_URL: url };
+    const sql = connectSql(url, 2);
+    try {
+      const help = await keys(["--help"], env, true);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain("bun run keys create --name <name> --scope <scope>");
+
+      for (const bad of [[], ["frobnicate"], ["create"], ["create", "--name", "x"], ["create", "--name", "x", "--scope", "admin"], ["create", "--name", "x", "--scope", "launch", "--colour", "red"], ["revoke"], ["revoke", "a", "b"], ["list", "extra"]]) {
+        const r = await keys(bad, env);
+        expect({ bad, code: r.code }).toEqual({ bad, code: 2 });
+        expect(r.stderr).toContain("usage:");
+      }
+
+      const created = await keys(["create", "--name", "integrator one", "--scope", "launch"], env);
+      expect(created.code).toBe(0);
+      const key = keyOf(created.stdout)!;
+      const prefix = prefixOf(created.stdout)!;
+      expect(key).toMatch(/^acp_live_/);
+      expect(key.startsWith(prefix)).toBe(true);
+      expect(created.stdout).toMatch(/^ {2}id: +[0-9a-f-]{36}$/m);
+      expect(created.stderr).toContain("not shown again");
+
+      // the key the CLI printed authenticates (the CLI migrated the fresh database)
+      const who = await createApiKeyAuth(sql).authenticate(`Bearer ${key}`, "launch");
+      expect(who).toMatchObject({ name: "integrator one", prefix, scopes: ["launch"] });
+
+      const listed = await keys(["list"], env);
+      expect(listed.code).toBe(0);
+      const lines = listed.stdout.trim().split("\n");
+      expect(lines[0]).toMatch(/^id +name +prefix +scopes +created +last used +revoked$/);
+      expect(lines[1]).toContain(who.id);
+      expect(lines[1]).toContain(prefix);
+      expect(lines[1]).toContain("integrator one");
+      expect(listed.stdout + listed.stderr).not.toContain(key.slice(prefix.length));
+
+      const revoked = await keys(["revoke", prefix], env);
+      expect(revoked.code).toBe(0);
+      expect(revoked.stdout).toContain(`revoked ${prefix}`);
+      const err = await createApiKeyAuth(sql).authenticate(`Bearer ${key}`, "launch").catch((e) => e);
+      expect(err.code).toBe("API_KEY_REVOKED");
+      expect((await keys(["list"], env)).stdout.split("\n")[1]).toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/); // revoked column filled
+
+      const missing = await keys(["revoke", "acp_live_nothere1"], env);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("no API key");
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  }, 120_000);
+
+  test("without DATABASE_URL: attaches to the embedded Postgres the service holds; starts and stops it when none runs", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "acp-keys-cli-"));
+    chmodSync(dataDir, 0o755); // the embedded Postgres runs as the postgres user when run as root
+    const env = { DATA_DIR: dataDir };
+    const pidFile = join(dataDir, "postgres", "data", "postmaster.pid");
+    let service: { url: string; stop(): Promise<void> } | null = await startEmbeddedPostgres(join(dataDir, "postgres"), createLogger("warn"));
+    try {
+      // the "service" holds the data folder; a second server there could not start, so success means attached
+      const created = await keys(["create", "--name", "attached", "--scope", "launch"], env);
+      expect({ code: created.code, stderr: created.stderr }).toMatchObject({ code: 0 });
+      const sql = connectSql(service.url, 1);
+      try {
+        const rows = await sql`SELECT name, prefix FROM api_keys`;
+        expect(rows.map((r) => ({ ...r }))).toEqual([{ name: "attached", prefix: prefixOf(created.stdout)! }]);
+      } finally {
+        await sql.end({ timeout: 1 });
+      }
+      expect(existsSync(pidFile)).toBe(true); // the tool left the service's server running
+
+      await service.stop();
+      service = null;
+      expect(existsSync(pidFile)).toBe(false);
+
+      // nothing runs: the tool starts the embedded Postgres, does its job, stops it
+      const listed = await keys(["list"], env);
+      expect({ code: listed.code, stderr: listed.stderr }).toMatchObject({ code: 0 });
+      expect(listed.stdout).toContain(prefixOf(created.stdout)!);
+      expect(existsSync(pidFile)).toBe(false);
+    } finally {
+      await service?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,24 @@
+/**
+ * Runs a job at most once at a time across every process sharing the Postgres: a
+ * session advisory lock held on a reserved connection (session locks belong to a
+ * connection, not to the pool). A caller that does not get the lock skips.
+ */
+import type { Sql } from "./postgres";
+
+/** Advisory lock keys, in one place: migrations use 7263001. */
+export const LOCKS = { reconcile: 7263002, launchTracker: 7263003 } as const;
+
+export async function withAdvisoryLock<T>(sql: Sql, key: number, job: () => Promise<T>): Promise<{ skipped: true } | { skipped: false; value: T }> {
+  const reserved = await sql.reserve();
+  try {
+    const [row] = await reserved<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${key}) AS locked`;
+    if (!row?.locked) return { skipped: true };
+    try {
+      return { skipped: false, value: await job() };
+    } finally {
+      await reserved`SELECT pg_advisory_unlock(${key})`;
+    }
+  } finally {
+    reserved.release();
+  }
+}
