@@ -45,4 +45,29 @@ describe("config", () => {
     expect(() => loadConfig({ SOL_PRICE_SOURCES: "oracle,magic" })).toThrow(/SOL_PRICE_SOURCES: "magic"/);
     expect(() => loadConfig({ HELIUS_WEBHOOK_SECRET: "short" })).toThrow(/HELIUS_WEBHOOK_SECRET/);
   });
+
+  test("invalid secrets are named, never echoed", () => {
+    const secrets = { HELIUS_WEBHOOK_SECRET: "tiny-secret", VAULT_ENCRYPTION_KEY: "not-32-bytes-of-base64-key-material", IPFS_PIN_TOKEN: "abc", DATABASE_URL: "mysql://user:hunter2@db/x" };
+    let message = "";
+    try {
+      loadConfig(secrets);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    for (const [key, value] of Object.entries(secrets)) {
+      expect(message).toContain(key);
+      expect(message).not.toContain(value);
+    }
+    expect(message).not.toContain("hunter2");
+  });
+
+  test("Launch API settings: defaults, and the vault key decoded", () => {
+    const key = Buffer.alloc(32, 7).toString("base64");
+    const c = loadConfig({ PORT: "4000", VAULT_ENCRYPTION_KEY: key, IPFS_PIN_URL: "https://pin.example/pinning/pinFileToIPFS", IPFS_PIN_TOKEN: "token-123456" });
+    expect(c.apiBaseUrl).toBe("http://localhost:4000");
+    expect(c.launch).toMatchObject({ ratePerMinute: 60, dailyQuota: 100, submitWaitMs: 20_000, pin: { url: "https://pin.example/pinning/pinFileToIPFS", token: "token-123456" }, firewallRulesFile: null });
+    expect(Buffer.from(c.launch.vaultEncryptionKey!)).toEqual(Buffer.alloc(32, 7));
+    expect(loadConfig({}).launch.vaultEncryptionKey).toBeNull();
+    expect(() => loadConfig({ IPFS_PIN_TOKEN: "token-123456" })).toThrow(/IPFS_PIN_TOKEN: set IPFS_PIN_URL/);
+  });
 });

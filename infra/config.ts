@@ -139,12 +139,18 @@ export type Config = Readonly<{
 
 export class ConfigError extends Error {}
 
+/** Keys whose values are never echoed, even when invalid (URLs may carry passwords). */
+const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL"]);
+
 /** Parses an environment (process.env by default) into a Config or throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const picked = Object.fromEntries(Object.keys(EnvSchema.entries).map((k) => [k, env[k] === "" ? undefined : env[k]]));
   const result = v.safeParse(EnvSchema, picked);
   if (!result.success) {
-    const lines = result.issues.map((i) => `${v.getDotPath(i) ?? "?"}: ${i.message} (got ${JSON.stringify(i.input)})`);
+    const lines = result.issues.map((i) => {
+      const key = v.getDotPath(i) ?? "?";
+      return `${key}: ${i.message} (got ${SECRET_KEYS.has(key) ? "a value that is not shown: it is a secret" : JSON.stringify(i.input)})`;
+    });
     throw new ConfigError(`invalid configuration:\n  ${lines.join("\n  ")}`);
   }
   const e = result.output;
