@@ -79,24 +79,26 @@ async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[]): Promise<Write
   const { ch, sql, registry, metrics } = deps;
   const batch = dedupeBy(incoming, (e) => e.signature);
   const sigs = batch.map((e) => e.signature);
-  const [known, inflight] = await Promise.all([
+  // One round trip claims every signature in flight and finds those already marked: a write
+  // that died half-way left them, so their facts are checked table by table.
+  const [known, claimed] = await Promise.all([
     storedSignatures(ch, sigs),
-    // transactions whose earlier write died half-way: their facts are checked table by table
-    sql<{ signature: string }[]>`SELECT signature FROM sink_inflight WHERE signature = ANY(${sigs}::text[])`,
+    sql<{ signature: string }[]>`INSERT INTO sink_inflight (signature) SELECT unnest(${sigs}::text[]) ON CONFLICT DO NOTHING RETURNING signature`,
   ]);
   // Backfill re-reads history on purpose (e.g. after a config joined PLATFORM_CONFIGS): its
   // transactions are not skipped as already recorded; their facts are checked table by table.
   const fresh = batch.filter((e) => e.source === "backfill" || !known.has(e.signature));
   let duplicates = incoming.length - fresh.length;
   if (fresh.length === 0) {
+    await sql`DELETE FROM sink_inflight WHERE signature = ANY(${sigs}::text[])`;
     metrics.duplicates += duplicates;
     metrics.batches++;
     return { stored: 0, duplicates, parked: 0, dropped: 0 };
   }
   const freshSigs = fresh.map((e) => e.signature);
-  const suspects = new Set<string>(inflight.map((r) => r.signature));
+  const claimedNow = new Set(claimed.map((r) => r.signature));
+  const suspects = new Set<string>(freshSigs.filter((s) => !claimedNow.has(s)));
   for (const e of fresh) if (e.source === "backfill") suspects.add(e.signature);
-  await sql`INSERT INTO sink_inflight (signature) SELECT unnest(${freshSigs}::text[]) ON CONFLICT DO NOTHING`;
 
   const facts: Fact[] = [];
   for (const env of fresh) for (const f of env.facts) facts.push(f);
@@ -177,7 +179,7 @@ async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[]): Promise<Write
       payload: e.payload,
     })),
   );
-  await sql`DELETE FROM sink_inflight WHERE signature = ANY(${freshSigs}::text[])`;
+  await sql`DELETE FROM sink_inflight WHERE signature = ANY(${sigs}::text[])`;
   for (const e of fresh) {
     bump(metrics.transactions, e.status);
     metrics.unknownDiscriminators += e.unknownCount;
