@@ -10,7 +10,7 @@ import { ApiError, validationError } from "../errors";
 import type { Logger } from "../../infra/log";
 import type { Sql } from "../../infra/postgres";
 import type { ConfigRegistry, PlatformConfig } from "../../pipelines/platform/configs";
-import { parseCreateBody, textFields, type CreateRequest } from "./model";
+import { isLaunchId, parseCreateBody, textFields, type CreateRequest } from "./model";
 import { launchStore, type LaunchRow, type LaunchStatus, type QuoteView, type Built } from "./store";
 import { builtView, statusView, submitView } from "./views";
 import { upsertLaunchAgent } from "./launch-agent";
@@ -208,7 +208,7 @@ export function createLaunchService(deps: LaunchDeps) {
   }
 
   async function owned(apiKey: ApiKeyRecord, id: string): Promise<LaunchRow> {
-    const row = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? await store.byId(id, apiKey.id) : null;
+    const row = isLaunchId(id) ? await store.byId(id, apiKey.id) : null;
     if (!row) throw new ApiError(404, "LAUNCH_NOT_FOUND", `no launch ${id.slice(0, 64)} made with this API key`);
     return row;
   }
