@@ -319,7 +319,7 @@ export function createLaunchService(deps: LaunchDeps) {
       const { built } = await buildTransaction(mine, { image_url: mine.image_url!, metadata_uri: mine.metadata_uri! });
       const saved = await store.saveBuilt(mine.id, built, null);
       deps.log.info("launch rebuilt", { id: row.id, mint: saved.mint });
-      return { status: 201, body: view.built(saved) };
+      return { status: 200, body: view.built(saved) };
     } catch (err) {
       await store.move(row.id, ["building"], "expired");
       throw err;
