@@ -48,3 +48,21 @@ export async function resetPeakRss(): Promise<void> {
     await Bun.write("/proc/self/clear_refs", "5");
   } catch {}
 }
+
+/**
+ * Waits until the process's RSS stops falling (chDB returns the memory of a bulk load to
+ * the OS a few seconds after it), at most `maxMs`; returns the settled RSS in MiB.
+ */
+export async function settleRss(maxMs = 60_000): Promise<number> {
+  const rss = () => process.memoryUsage.rss() / 2 ** 20;
+  const end = Date.now() + maxMs;
+  let last = rss();
+  let steady = 0;
+  while (Date.now() < end && steady < 3) {
+    await Bun.sleep(1000);
+    const now = rss();
+    steady = now > last * 0.98 ? steady + 1 : 0;
+    last = now;
+  }
+  return round(last, 0);
+}
