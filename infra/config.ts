@@ -98,6 +98,8 @@ const EnvSchema = v.object({
   LAUNCH_DAILY_QUOTA: positiveInt("100"),
   /** Launch API: seconds submit waits for confirmation before answering 202 */
   LAUNCH_SUBMIT_WAIT_SECONDS: v.optional(v.pipe(v.string(), v.transform(Number), v.number("must be a number"), v.minValue(0), v.maxValue(60)), "20"),
+  /** Launch API: priority fee of launch transactions in micro-lamports per compute unit (0 = none); paid by the creator */
+  LAUNCH_PRIORITY_FEE_MICROLAMPORTS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0), v.maxValue(10_000_000)), "0"),
   /** IPFS pinning service (Pinata-compatible pinFileToIPFS endpoint); unset = launch images and metadata are stored under DATA_DIR/media and served by this API */
   IPFS_PIN_URL: optionalUrl(["https://", "http://"]),
   /** bearer token (JWT) of the pinning service */
@@ -131,6 +133,7 @@ export type Config = Readonly<{
     ratePerMinute: number;
     dailyQuota: number;
     submitWaitMs: number;
+    priorityFeeMicroLamports: number;
     pin: Readonly<{ url: string; token: string | null }> | null;
     firewallRulesFile: string | null;
   }>;
@@ -203,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ratePerMinute: e.LAUNCH_RATE_PER_MINUTE,
       dailyQuota: e.LAUNCH_DAILY_QUOTA,
       submitWaitMs: Math.round(e.LAUNCH_SUBMIT_WAIT_SECONDS * 1000),
+      priorityFeeMicroLamports: e.LAUNCH_PRIORITY_FEE_MICROLAMPORTS,
       pin: e.IPFS_PIN_URL ? Object.freeze({ url: e.IPFS_PIN_URL, token: e.IPFS_PIN_TOKEN ?? null }) : null,
       firewallRulesFile: e.FIREWALL_RULES_FILE ?? null,
     }),

@@ -49,6 +49,7 @@ export function launchPlatform(config: Config, engines: Engines, configs: Config
     allowLoopbackFetch: config.allowLoopbackFetch,
     submitWaitMs: config.launch.submitWaitMs,
     dailyQuota: config.launch.dailyQuota,
+    priorityFeeMicroLamports: config.launch.priorityFeeMicroLamports,
     onAgentChanged: (mint) => refreshDirectory(engines.sql, engines.ch, configs, [mint]),
   });
   const routes: LaunchRouteDeps = { service, auth: createApiKeyAuth(engines.sql), limiter: createRateLimiter({ perMinute: config.launch.ratePerMinute }), configs };

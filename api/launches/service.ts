@@ -41,6 +41,8 @@ export type LaunchDeps = {
   allowLoopbackFetch: boolean;
   submitWaitMs: number;
   dailyQuota: number;
+  /** ComputeBudget price of launch transactions (micro-lamports per CU); 0 = none */
+  priorityFeeMicroLamports?: number;
   /** how often submit asks the cluster while it waits (ms) */
   pollMs?: number;
   /** called with an agent whose launch confirmed after its pool was already seen on-chain */
@@ -124,6 +126,7 @@ export function createLaunchService(deps: LaunchDeps) {
         firstBuyLamports: row.first_buy_lamports,
         blockhash,
         lastValidBlockHeight,
+        priorityFeeMicroLamports: deps.priorityFeeMicroLamports ?? 0,
       });
       return {
         built: {

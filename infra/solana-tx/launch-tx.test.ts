@@ -137,6 +137,21 @@ describe("launch transaction built with the DBC SDK", () => {
     await expect(buildLaunchTransaction(input({ firstBuyLamports: -1n }))).rejects.toThrow(/negative/);
   });
 
+  test("a priority fee is a ComputeBudget setComputeUnitPrice first; the launch's own instructions follow unchanged", async () => {
+    const inp = input({ firstBuyLamports: 500_000_000n, uri: "https://api.example/v1/media/" + "a".repeat(64) + ".json", priorityFeeMicroLamports: 25_000 });
+    const built = await buildLaunchTransaction(inp);
+    const ixs = instructions(VersionedTransaction.deserialize(built.transaction).message);
+    expect(ixs[0]!.program).toBe("ComputeBudget111111111111111111111111111111");
+    const data = Buffer.from(ixs[0]!.data);
+    expect(data[0]).toBe(3); // SetComputeUnitPrice
+    expect(data.readBigUInt64LE(1)).toBe(25_000n);
+    expect(ixs[1]!.disc).toBe(disc("initialize_virtual_pool_with_spl_token"));
+    expect(ixs.some((ix) => ix.disc === disc("swap"))).toBe(true);
+    expect(built.transaction.length).toBeLessThanOrEqual(PACKET_DATA_SIZE);
+    const none = instructions(VersionedTransaction.deserialize((await buildLaunchTransaction(input({ priorityFeeMicroLamports: 0 }))).transaction).message);
+    expect(none.some((ix) => ix.program.startsWith("ComputeBudget"))).toBe(false);
+  });
+
   test("a zero first buy is no first buy; an unknown config is an error", async () => {
     const built = await buildLaunchTransaction(input({ firstBuyLamports: 0n }));
     expect(instructions(VersionedMessage.deserialize(built.message))).toHaveLength(1);

@@ -8,7 +8,7 @@
  * Throws RangeError for unusable input, Error for a missing config, and UpstreamError
  * when reading the chain fails (retryable).
  */
-import { PACKET_DATA_SIZE, PublicKey, TransactionMessage, VersionedTransaction, type Connection, type Keypair } from "@solana/web3.js";
+import { ComputeBudgetProgram, PACKET_DATA_SIZE, PublicKey, TransactionMessage, VersionedTransaction, type Connection, type Keypair } from "@solana/web3.js";
 import { DynamicBondingCurveClient, deriveDbcPoolAddress, type FirstBuyParams } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import BN from "bn.js";
 import { UpstreamError } from "./chain";
@@ -25,6 +25,8 @@ export type LaunchTxInput = {
   firstBuyLamports: bigint | null; // quote amount in for an optional first buy by the creator in the same transaction
   blockhash: string;
   lastValidBlockHeight: number;
+  /** priority fee in micro-lamports per compute unit (a ComputeBudget setComputeUnitPrice first); 0 or absent = none */
+  priorityFeeMicroLamports?: number;
 };
 export type BuiltLaunchTx = {
   pool: string; // the DBC pool (virtual pool) address, derived
@@ -98,7 +100,9 @@ export async function buildLaunchTransaction(input: LaunchTxInput): Promise<Buil
   if (!built.instructions.some((ix) => ix.keys.some((k) => k.pubkey.equals(pool))))
     throw new Error(`the SDK's pool instruction does not use the derived pool ${pool.toBase58()}`);
 
-  const message = new TransactionMessage({ payerKey: creator, recentBlockhash: input.blockhash, instructions: built.instructions }).compileToV0Message();
+  const fee = input.priorityFeeMicroLamports ?? 0;
+  const instructions = fee > 0 ? [ComputeBudgetProgram.setComputeUnitPrice({ microLamports: fee }), ...built.instructions] : built.instructions;
+  const message = new TransactionMessage({ payerKey: creator, recentBlockhash: input.blockhash, instructions }).compileToV0Message();
   const tx = new VersionedTransaction(message);
   tx.sign([input.mint, input.vault]);
   const transaction = tx.serialize();
