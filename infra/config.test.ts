@@ -65,7 +65,7 @@ describe("config", () => {
     const key = Buffer.alloc(32, 7).toString("base64");
     const c = loadConfig({ PORT: "4000", VAULT_ENCRYPTION_KEY: key, IPFS_PIN_URL: "https://pin.example/pinning/pinFileToIPFS", IPFS_PIN_TOKEN: "token-123456" });
     expect(c.apiBaseUrl).toBe("http://localhost:4000");
-    expect(c.launch).toMatchObject({ ratePerMinute: 60, dailyQuota: 100, submitWaitMs: 20_000, pin: { url: "https://pin.example/pinning/pinFileToIPFS", token: "token-123456" }, firewallRulesFile: null });
+    expect(c.launch).toMatchObject({ ratePerMinute: 60, dailyQuota: 100, submitWaitMs: 20_000, priorityFeeMicroLamports: 0, pin: { url: "https://pin.example/pinning/pinFileToIPFS", token: "token-123456" }, firewallRulesFile: null });
     expect(Buffer.from(c.launch.vaultEncryptionKey!)).toEqual(Buffer.alloc(32, 7));
     expect(loadConfig({}).launch.vaultEncryptionKey).toBeNull();
     expect(() => loadConfig({ IPFS_PIN_TOKEN: "token-123456" })).toThrow(/IPFS_PIN_TOKEN: set IPFS_PIN_URL/);
