@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
 import { launchTestPlatform, signAsCreator, LAUNCH_CONFIG, STOCK_CONFIG, STOCK_MINT } from "../../infra/testing/launch";
 import { createApiKey, revokeApiKey } from "./api-keys";
@@ -227,6 +227,40 @@ describe("create: refusals", () => {
     const key = idem();
     expect((await p.create(p.body(c, { image: { url: p.images.url("/missing") } }), key)).status).toBe(400);
     expect((await p.create(p.body(c), key)).status).toBe(201);
+  });
+
+  test("with a pinning service: image and metadata pinned and linked through the gateway; pinning down → 502 UPSTREAM_ERROR, the key stays usable", async () => {
+    const pinned: { cid: string; auth: string | null }[] = [];
+    let down = true;
+    // test double: a Pinata-shaped pinFileToIPFS endpoint on loopback
+    const pinning = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        if (down) return new Response("unavailable", { status: 503 });
+        const file = (await req.formData()).get("file") as File;
+        const cid = "bafkrei" + createHash("sha256").update(new Uint8Array(await file.arrayBuffer())).digest("hex").slice(0, 40);
+        pinned.push({ cid, auth: req.headers.get("authorization") });
+        return Response.json({ IpfsHash: cid, PinSize: file.size, Timestamp: new Date().toISOString() });
+      },
+    });
+    const q = await launchTestPlatform({ IPFS_PIN_URL: `http://127.0.0.1:${pinning.port}/pinning/pinFileToIPFS`, IPFS_PIN_TOKEN: "pin-token-123456" });
+    try {
+      const c = Keypair.generate();
+      const key = idem();
+      const failed = await q.create(q.body(c), key);
+      expect([failed.status, failed.body.error.code]).toEqual([502, "UPSTREAM_ERROR"]);
+      down = false;
+      const ok = await q.create(q.body(c), key);
+      expect(ok.status).toBe(201);
+      const [row] = await q.engines.sql<{ image_url: string; metadata_uri: string }[]>`SELECT image_url, metadata_uri FROM launches WHERE id = ${ok.body.id}`;
+      expect(pinned.map((x) => x.auth)).toEqual(["Bearer pin-token-123456", "Bearer pin-token-123456"]);
+      expect(row!.image_url).toBe(`https://ipfs.io/ipfs/${pinned[0]!.cid}`);
+      expect(row!.metadata_uri).toBe(`https://ipfs.io/ipfs/${pinned[1]!.cid}`);
+    } finally {
+      q.stop();
+      pinning.stop(true);
+    }
   });
 
   test("Idempotency-Key: missing → IDEMPOTENCY_KEY_REQUIRED; malformed → VALIDATION_ERROR", async () => {
