@@ -143,6 +143,28 @@ describe("create", () => {
     }
   });
 
+  test("a create or rebuild whose process died is taken over once its lease ran out", async () => {
+    const creator = Keypair.generate();
+    const key = idem();
+    const first = await p.create(p.body(creator), key);
+    // as if the process died while building: no answer kept, the lease still running
+    await p.engines.sql`UPDATE launches SET status = 'building', first_response = NULL, build_lease_until = now() + interval '30 seconds' WHERE id = ${first.body.id}`;
+    const held = await p.create(p.body(creator), key);
+    expect([held.status, held.body.error.code]).toEqual([409, "LAUNCH_IN_PROGRESS"]);
+    await p.engines.sql`UPDATE launches SET build_lease_until = now() - interval '1 second' WHERE id = ${first.body.id}`;
+    const taken = await p.create(p.body(creator), key);
+    expect(taken.status).toBe(201);
+    expect(taken.headers.get("idempotent-replayed")).toBeNull();
+    expect(taken.body).toMatchObject({ id: first.body.id, vault: first.body.vault, status: "awaiting_signature" });
+
+    // a rebuild that died half-way: the launch keeps its first answer, and the next rebuild takes over
+    await p.engines.sql`UPDATE launches SET status = 'building', build_lease_until = now() - interval '1 second' WHERE id = ${first.body.id}`;
+    const rebuilt = await p.call("POST", `/v1/launches/${first.body.id}/rebuild`);
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.body).toMatchObject({ id: first.body.id, vault: first.body.vault, status: "awaiting_signature" });
+    expect((await p.create(p.body(creator), key)).headers.get("idempotent-replayed")).toBe("true");
+  });
+
   test("RPC trouble → 502 UPSTREAM_ERROR, and a retry with the same key works", async () => {
     const creator = Keypair.generate();
     const key = idem();
