@@ -40,7 +40,7 @@ export async function listAgents(deps: PublicDeps, q: { sort: Sort; category?: s
     (r) =>
       !r.hidden &&
       (!q.category || r.category === q.category) &&
-      (!needle || r.mint === q.q || r.coin_name.toLowerCase().includes(needle) || r.symbol.toLowerCase().includes(needle) || r.name.toLowerCase().includes(needle)) &&
+      (!needle || r.mint === q.q || r.searchText.includes(needle)) &&
       (!after || value(r) < after.v || (value(r) === after.v && r.mint < after.m)),
   );
   const page = topN(matches, q.limit + 1, (a, b) => {

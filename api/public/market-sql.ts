@@ -53,6 +53,8 @@ export type MarketRow = {
   name: string;
   coin_name: string;
   symbol: string;
+  /** coin name, ticker and agent name, lowercased once for `q` */
+  searchText: string;
   category: string;
   hidden: number;
   createdMs: number;
@@ -135,6 +137,7 @@ export async function readMarketRows(
       name: d.name,
       coin_name: d.coin_name,
       symbol: d.symbol,
+      searchText: `${d.coin_name}\u0000${d.symbol}\u0000${d.name}`.toLowerCase(),
       category: d.category,
       hidden: Number(d.hidden),
       createdMs: Number(d.created_ms),
