@@ -158,9 +158,9 @@ export async function readMarketRows(
   };
   // Built in slices, yielding between them, so a full board never holds the event loop for long.
   const out: MarketRow[] = [];
-  for (let i = 0; i < dirs.length; i += 2000) {
+  for (let i = 0; i < dirs.length; i += 1000) {
     if (i > 0) await new Promise((r) => setImmediate(r));
-    for (const d of dirs.slice(i, i + 2000)) out.push(toRow(d));
+    for (const d of dirs.slice(i, i + 1000)) out.push(toRow(d));
   }
   return out;
 }

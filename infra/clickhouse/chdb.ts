@@ -1,6 +1,6 @@
 import { Session } from "chdb";
 import { mkdirSync } from "node:fs";
-import { type ClickHouse, type Params, parseJsonEachRow, toJsonEachRow, SESSION_SETTINGS } from "./client";
+import { type ClickHouse, type Params, parseJsonEachRowYielding, toJsonEachRow, SESSION_SETTINGS } from "./client";
 
 /**
  * chDB keeps one data directory per process, so a process has one session; tests in one
@@ -22,7 +22,7 @@ export async function createChdb(path: string): Promise<ClickHouse> {
     kind: "chdb",
     async query<T>(sql: string, params: Params = {}) {
       const r = await session.queryBindAsync(sql, params, { format: "JSONEachRow" });
-      return parseJsonEachRow<T>(r.text());
+      return parseJsonEachRowYielding<T>(r.text());
     },
     async command(sql: string, params: Params = {}) {
       await session.queryBindAsync(sql, params, { format: "Null" });

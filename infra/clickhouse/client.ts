@@ -44,6 +44,22 @@ export function parseJsonEachRow<T>(text: string): T[] {
   return body ? (JSON.parse("[" + body.replaceAll("\n", ",") + "]") as T[]) : [];
 }
 
+/**
+ * Like parseJsonEachRow, but a large result is parsed in slices with a yield between
+ * them, so one big read (the market board's 10k rows) never holds the event loop
+ * while requests wait.
+ */
+export async function parseJsonEachRowYielding<T>(text: string, sliceLines = 500): Promise<T[]> {
+  if (text.length < 128 * 1024) return parseJsonEachRow<T>(text);
+  const lines = text.trimEnd().split("\n");
+  const out: T[] = [];
+  for (let i = 0; i < lines.length; i += sliceLines) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    for (const row of JSON.parse("[" + lines.slice(i, i + sliceLines).join(",") + "]") as T[]) out.push(row);
+  }
+  return out;
+}
+
 /** Settings both engines get, so results look the same whichever runs them. */
 export const SESSION_SETTINGS = {
   output_format_json_quote_64bit_integers: 1,
