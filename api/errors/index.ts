@@ -3,6 +3,7 @@
  * `{ error: { code, message, details? } }`, mapped to a status in one place.
  */
 import { Elysia } from "elysia";
+import * as v from "valibot";
 
 export class ApiError extends Error {
   constructor(
@@ -24,7 +25,23 @@ export function errorBody(code: string, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
-const respond = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+/**
+ * Parses with valibot or throws 400 VALIDATION_ERROR listing every problem at once; a field a
+ * strict object does not know is reported as such. `root` names the input in paths (query, body).
+ */
+export function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown, root = "query"): v.InferOutput<S> {
+  const r = v.safeParse(schema, input, { abortEarly: false });
+  if (r.success) return r.output;
+  throw validationError(
+    r.issues.map((i) => ({
+      field: v.getDotPath(i) ?? root,
+      message: i.kind === "schema" && i.type === "strict_object" && i.expected === "never" ? "is not a field of this request" : i.message,
+    })),
+  );
+}
+
+/** A JSON answer that no cache keeps. */
+export const respond = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
 
 /** The one onError: typed errors become their status and code; anything else is a logged 500. */

@@ -5,8 +5,7 @@
  * for a body that is not JSON.
  */
 import { Elysia } from "elysia";
-import * as v from "valibot";
-import { validationError } from "../errors";
+import { parseOrThrow, respond, validationError } from "../errors";
 import { rateLimited } from "./rate-limit";
 import { idempotencyKeyOrThrow, SubmitBody } from "./model";
 import type { LaunchService, Answer } from "./service";
@@ -23,8 +22,7 @@ export type LaunchRouteDeps = {
 /** Largest request body read (a create body is at most a few kB). */
 const MAX_BODY_BYTES = 64 * 1024;
 
-const respond = (a: Answer) =>
-  new Response(JSON.stringify(a.body), { status: a.status, headers: { "content-type": "application/json", "cache-control": "no-store", ...a.headers } });
+const answer = (a: Answer) => respond(a.status, a.body, a.headers);
 
 async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
@@ -51,7 +49,7 @@ export const launchRoutes = (deps: LaunchRouteDeps) => {
       async ({ request }) => {
         const key = await caller(request);
         const idempotencyKey = idempotencyKeyOrThrow(request.headers.get("idempotency-key"));
-        return respond(await deps.service.create(key, idempotencyKey, await readJson(request)));
+        return answer(await deps.service.create(key, idempotencyKey, await readJson(request)));
       },
       { parse: "none" },
     )
@@ -59,19 +57,18 @@ export const launchRoutes = (deps: LaunchRouteDeps) => {
       "/launches/:id/submit",
       async ({ request, params }) => {
         const key = await caller(request);
-        const parsed = v.safeParse(SubmitBody, await readJson(request), { abortEarly: false });
-        if (!parsed.success) throw validationError(parsed.issues.map((i) => ({ field: v.getDotPath(i) ?? "body", message: i.message })));
-        return respond(await deps.service.submit(key, params.id, parsed.output.signedTransaction));
+        const { signedTransaction } = parseOrThrow(SubmitBody, await readJson(request), "body");
+        return answer(await deps.service.submit(key, params.id, signedTransaction));
       },
       { parse: "none" },
     )
-    .post("/launches/:id/rebuild", async ({ request, params }) => respond(await deps.service.rebuild(await caller(request), params.id)), { parse: "none" })
-    .get("/launches/:id", async ({ request, params }) => respond(await deps.service.status(await caller(request), params.id)))
+    .post("/launches/:id/rebuild", async ({ request, params }) => answer(await deps.service.rebuild(await caller(request), params.id)), { parse: "none" })
+    .get("/launches/:id", async ({ request, params }) => answer(await deps.service.status(await caller(request), params.id)))
     .get("/stocks", async ({ request }) => {
       await caller(request);
       const items = deps.configs.all
         .filter((c) => c.role === "stock" && c.quote.ticker)
         .map((c) => ({ ticker: c.quote.ticker, symbol: c.quote.symbol, mint: c.quote.mint, decimals: c.quote.decimals, config: c.address }));
-      return respond({ status: 200, body: { items, nextCursor: null } });
+      return answer({ status: 200, body: { items, nextCursor: null } });
     });
 };

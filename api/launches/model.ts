@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { PublicKey } from "@solana/web3.js";
-import { ApiError, validationError } from "../errors";
+import { ApiError, parseOrThrow, validationError } from "../errors";
 
 export const GOALS = ["community", "content", "trade", "predict", "reward", "stock", "gamble"] as const;
 export type Goal = (typeof GOALS)[number];
@@ -111,19 +111,9 @@ function crossFieldProblems(body: CreateRequest): { field: string; message: stri
 export function parseCreateBody(input: unknown): CreateRequest {
   if (typeof input !== "object" || input === null || Array.isArray(input))
     throw validationError([{ field: "body", message: "must be a JSON object" }]);
-  const r = v.safeParse(CreateBody, input, { abortEarly: false });
-  if (!r.success)
-    throw validationError(
-      r.issues.map((i) => {
-        const path = v.getDotPath(i) ?? "body";
-        return i.kind === "schema" && i.type === "strict_object" && i.expected === "never"
-          ? { field: path, message: "is not a field of this request" }
-          : { field: path, message: i.message };
-      }),
-    );
-  const cross = crossFieldProblems(r.output);
+  const body = parseOrThrow(CreateBody, input, "body");
+  const cross = crossFieldProblems(body);
   if (cross.length) throw validationError(cross);
-  const body = r.output;
   if (body.firstBuy) {
     if (BigInt(body.firstBuy.amount) > FIRST_BUY_CAP_LAMPORTS)
       throw new ApiError(400, "FIRST_BUY_OVER_CAP", `a first buy is at most 2 SOL (${FIRST_BUY_CAP_LAMPORTS} lamports); asked for ${body.firstBuy.amount}`, {

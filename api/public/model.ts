@@ -54,12 +54,7 @@ export const ActivityQuery = v.object({
 
 export const MintParam = v.object({ mint: base58Mint });
 
-/** Parses or throws 400 VALIDATION_ERROR listing every problem at once. */
-export function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  const r = v.safeParse(schema, input, { abortEarly: false });
-  if (r.success) return r.output;
-  throw validationError(r.issues.map((i) => ({ field: v.getDotPath(i) ?? "query", message: i.message })));
-}
+export { parseOrThrow } from "../errors";
 
 /** Opaque cursors: base64url JSON bound to the list they came from. */
 export function encodeCursor(list: string, position: (string | number)[]): string {

@@ -7,7 +7,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import { startRpcTestDouble, launchFixtureAccounts } from "./rpc-double";
 import { registryWith, testPlatform } from "./platform";
@@ -79,9 +79,18 @@ export async function launchTestPlatform(env: Record<string, string> = {}) {
     ...over,
   });
 
+  /** A created launch (asserting the 201) and the creator who must sign it. */
+  const built = async (over: Record<string, unknown> = {}) => {
+    const creator = Keypair.generate();
+    const res = await create(body(creator, over), newIdempotencyKey());
+    if (res.status !== 201) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return { creator, launch: res.body };
+  };
+
   return {
     ...platform,
     configs,
+    built,
     rpc,
     images,
     key,
@@ -95,6 +104,8 @@ export async function launchTestPlatform(env: Record<string, string> = {}) {
     },
   };
 }
+
+export const newIdempotencyKey = () => `test-${randomUUID()}`;
 
 /** The creator's wallet signs the built transaction last; returns it as base64. */
 export function signAsCreator(transactionBase64: string, creator: Keypair): string {
