@@ -313,23 +313,3 @@ describe("firewall: rules files", () => {
     expect(loadFirewall(undefined).check([{ field: "description", text: "Moon Dog" }])).toBeNull();
   });
 });
-
-describe("firewall: speed", () => {
-  test("a launch's fields are checked in well under a millisecond", () => {
-    const launch = [
-      { field: "name", text: "Moon Dog" },
-      { field: "symbol", text: "MDOG" },
-      { field: "description", text: "A community coin for dog lovers. The agent buys dips, posts memes and airdrops 5% of fees to holders every month. ".repeat(4) },
-      { field: "agent.name", text: "Oracle Pup" },
-      { field: "agent.traits.0", text: "curious" },
-      { field: "agent.drive", text: "Call the odds right and reward loyal holders with contests, buybacks and burns, 24/7 since 2024" },
-      { field: "agent.motto", text: "Fetch the truth" },
-    ];
-    for (let i = 0; i < 50; i++) fw.check(launch);
-    const runs = 500;
-    const started = performance.now();
-    for (let i = 0; i < runs; i++) expect(fw.check(launch)).toBeNull();
-    const perLaunchMs = (performance.now() - started) / runs;
-    expect(perLaunchMs).toBeLessThan(2); // typically ~0.1 ms; generous for a busy 2-core machine
-  });
-});
