@@ -66,6 +66,7 @@ onShutdown(log, () => [
   () => server.stop(),
   () => platform.bus.close(),
   () => consumer?.stop(),
+  () => platform.sink.settled(),
   () => platform.decoder.close(),
   () => ch.close(),
   () => pg.stop(),

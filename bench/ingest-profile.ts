@@ -73,6 +73,7 @@ const cpu = process.cpuUsage(cpu0);
 console.log(`CPU ${round((cpu.user + cpu.system) / 1e6)} s over ${round(seconds)} s wall (${round((cpu.user + cpu.system) / 1e4 / seconds)}% of one core)`);
 const trades = Number((await query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n);
 console.log(`${TXS} transactions, ${trades} trades in ${round(seconds)} s: ${Math.round(trades / seconds)} trades/s; ${platform.metrics.batches} sink writes, ${round(platform.metrics.writeMs / 1000)} s writing`);
+for (const [step, ms] of Object.entries(platform.metrics.stepMs)) console.log(`sink step ${step.padEnd(50)} ${String(round(ms / 1000)).padStart(7)} s`);
 for (const [label, s] of [...spent].sort((a, b) => b[1].ms - a[1].ms))
   console.log(`${label.padEnd(60)} ${String(round(s.ms / 1000)).padStart(7)} s  ${String(s.calls).padStart(6)} calls  ${s.rows} rows`);
 server.stop(true);

@@ -85,7 +85,7 @@ describe("faults in the scaled mode", () => {
            (SELECT toString(sum(trades)) FROM candles_1m) AS candles,
            (SELECT toString(sum(trades)) FROM market_state) AS market,
            (SELECT toString(sum(trades)) FROM volume_1m) AS minutes,
-           (SELECT toString(count()) FROM raw_transactions) AS transactions`,
+           (SELECT toString(count()) FROM transactions) AS transactions`,
       );
       expect(sums).toEqual({ trades: String(expected), candles: String(expected), market: String(expected), minutes: String(expected), transactions: String(envelopes.length) });
 

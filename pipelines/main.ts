@@ -51,4 +51,4 @@ const lagTimer = setInterval(async () => {
 
 const server = healthServer(config.port, () => enginesReady({ ch, sql: pg.sql }), () => prometheusText(metrics, stats));
 log.info("consuming", { topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, port: server.server?.port });
-onShutdown(log, () => [() => reconcileTask?.stop(), () => reconcileBus?.close(), () => clearInterval(lagTimer), () => consumer.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
+onShutdown(log, () => [() => reconcileTask?.stop(), () => reconcileBus?.close(), () => clearInterval(lagTimer), () => consumer.stop(), () => sink.settled(), () => server.stop(), () => ch.close(), () => pg.stop()]);

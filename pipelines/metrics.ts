@@ -11,10 +11,12 @@ export type PipelineMetrics = {
   batches: number;
   /** time spent in sink writes, ms */
   writeMs: number;
+  /** time spent in each step of the sink's writes, ms */
+  stepMs: Record<string, number>;
 };
 
 export function createMetrics(): PipelineMetrics {
-  return { transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, dropped: 0, unknownDiscriminators: 0, batches: 0, writeMs: 0 };
+  return { transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, dropped: 0, unknownDiscriminators: 0, batches: 0, writeMs: 0, stepMs: {} };
 }
 
 export function bump(map: Record<string, number>, key: string, by = 1): void {
@@ -39,6 +41,7 @@ export function prometheusText(m: PipelineMetrics, consumer: ConsumerStats | nul
   counter("acp_unknown_discriminators_total", "Instructions or events with a discriminator no IDL knows", [[{}, m.unknownDiscriminators]]);
   counter("acp_batches_total", "Batches written", [[{}, m.batches]]);
   counter("acp_sink_write_seconds_total", "Time spent writing batches", [[{}, Math.round(m.writeMs) / 1000]]);
+  counter("acp_sink_step_seconds_total", "Time spent in each step of batch writes", Object.entries(m.stepMs).map(([s, v]) => [{ step: s }, Math.round(v) / 1000]));
   if (consumer) {
     counter("acp_consumer_batches_total", "Kafka batches stored and committed", [[{}, consumer.batches]]);
     counter("acp_consumer_messages_total", "Kafka messages stored and committed", [[{}, consumer.messages]]);

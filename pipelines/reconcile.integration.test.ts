@@ -32,7 +32,7 @@ describe("reconciliation", () => {
       expect(healed).toMatchObject({ skipped: false, missing: missed.size, ingested: missed.size, fetchFailed: 0 });
       const after = await counts();
       expect(after).toMatchObject({ trades: chain.expected.trades, candle_trades: chain.expected.trades, market_trades: chain.expected.trades, transactions: chain.signatures.length, transaction_rows: chain.signatures.length });
-      const sources = await engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM raw_transactions WHERE source = 'reconcile' AND signature IN {s:Array(String)}", { s: chain.signatures });
+      const sources = await engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM transactions WHERE source = 'reconcile' AND signature IN {s:Array(String)}", { s: chain.signatures });
       expect(Number(sources[0]!.n)).toBe(missed.size);
 
       // Nothing left to heal: a second run fetches nothing.
@@ -69,5 +69,5 @@ describe("reconciliation", () => {
     } finally {
       rpc.stop();
     }
-  });
+  }, 60_000);
 });

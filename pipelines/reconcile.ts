@@ -2,7 +2,7 @@
  * Reconciliation: webhooks are at-least-once only while Helius keeps retrying; a
  * delivery it gave up on is a gap. Every two minutes the most recent signatures of
  * each platform address (configs, and the DAMM v2 pools their coins graduated to)
- * are compared with raw_transactions, and the missing transactions are fetched
+ * are compared with transactions, and the missing transactions are fetched
  * over RPC and ingested through the webhook's decode path (source "reconcile").
  *
  * One run at a time across every process: a Postgres advisory lock held on a
@@ -16,7 +16,7 @@ import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
 import type { Bus } from "./bus";
 import type { ConfigRegistry } from "./platform/configs";
-import { storedSignatures } from "./gate";
+import { completedSignatures } from "./gate";
 import { toEnvelopes } from "../ingest/helius/handle";
 import { createLimiter, publishEnvelopes } from "../ingest/backfill/fetch";
 import type { ChainReader, SignatureInfo } from "../ingest/backfill/rpc";
@@ -67,7 +67,7 @@ async function reconcileLocked(deps: ReconcileDeps): Promise<ReconcileResult> {
       }),
     ),
   );
-  const known = await storedSignatures(deps.ch, [...recent.keys()]);
+  const known = await completedSignatures(deps.ch, deps.sql, [...recent.values()]);
   // chain order: a pool's creation before its trades, so fewer facts wait parked
   const missing = [...recent.values()].filter((s) => !known.has(s.signature)).sort((a, b) => a.slot - b.slot);
 

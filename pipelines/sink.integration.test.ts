@@ -50,13 +50,13 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     const expectedTrades = envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
     const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
 
-    // The first attempt stores every fact table, then dies before recording the transactions.
-    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "raw_transactions", 1) });
+    // The first attempt stores every fact table, but recording the transactions fails.
+    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "transactions", 1) });
     await expect(broken.write(envelopes)).rejects.toThrow(/injected failure/);
     const afterCrash = await counts(engines.ch, mints);
     expect(afterCrash[0]).toMatchObject({ trades: String(expectedTrades) });
 
-    // A second attempt dies after only the trades table.
+    // A second attempt stores everything but the fee claims.
     const brokenAgain = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims", 1) });
     await expect(brokenAgain.write(envelopes.slice().reverse())).rejects.toThrow(/injected failure/);
 
@@ -66,11 +66,37 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     const final = await counts(engines.ch, mints);
     expect(final).toEqual(afterCrash);
     expect(final[0]).toMatchObject({ trades: String(expectedTrades), candle_trades: String(expectedTrades), market_trades: String(expectedTrades) });
+    await sink.settled();
     const inflight = await engines.sql`SELECT count(*)::int AS n FROM sink_inflight WHERE signature IN ${engines.sql(envelopes.map((e) => e.signature))}`;
     expect(inflight[0]!.n).toBe(0);
 
     // And once recorded, another delivery changes nothing.
     await sink.write(envelopes);
     expect(await counts(engines.ch, mints)).toEqual(final);
+  });
+
+  test("a write whose ledger rows landed but one fact table failed is completed by the redelivery, not skipped", async () => {
+    const engines = await testEngines();
+    const configs = fixtureSimConfigs(SEED + 1);
+    const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
+    const sim = createSimulator({ seed: SEED + 1, configs, pools: 3 });
+    const envelopes = toEnvelopes(sim.next(900), "simulator");
+    const mints = sim.state().pools.map((p) => p.mint);
+    const expectedClaims = envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "fee_claim" || f.kind === "surplus_withdrawal").length;
+    expect(expectedClaims).toBeGreaterThan(0);
+    const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
+
+    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims", 1) });
+    await expect(broken.write(envelopes)).rejects.toThrow(/injected failure/);
+    const ledger = async () =>
+      Number((await engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM transactions FINAL WHERE signature IN {s:Array(String)}", { s: envelopes.map((e) => e.signature) }))[0]!.n);
+    expect(await ledger()).toBe(envelopes.length); // recorded, yet one table is missing
+    expect((await counts(engines.ch, mints))[0]).toMatchObject({ claims: "0" });
+
+    const sink = createFactSink({ ...deps, ch: engines.ch });
+    await sink.write(envelopes);
+    await sink.write(envelopes);
+    expect((await counts(engines.ch, mints))[0]).toMatchObject({ claims: String(expectedClaims) });
+    expect(await ledger()).toBe(envelopes.length);
   });
 });

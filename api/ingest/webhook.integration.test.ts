@@ -31,7 +31,7 @@ async function snapshot() {
       (SELECT toString(sum(trades)) FROM candles_1m WHERE mint = {m:String}) AS candle_trades,
       (SELECT toString(sum(trades)) FROM market_state WHERE mint = {m:String}) AS market_trades,
       (SELECT count() FROM activity WHERE mint = {m:String}) AS activity,
-      (SELECT count() FROM raw_transactions WHERE signature IN {sigs:Array(String)}) AS raw`,
+      (SELECT count() FROM transactions WHERE signature IN {sigs:Array(String)}) AS raw`,
     { m: MINT, sigs: all().map((t: any) => t.signature ?? t.transaction.signatures[0]) },
   );
   const agent = (await p.call(`/v1/public/agents/${MINT}`)).body;
@@ -119,7 +119,7 @@ describe("POST /v1/ingest/helius", () => {
     const res = await p.postWebhook([junk, load("dbc-buy.enhanced.json")]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ received: 2, undecodable: 1 });
-    const [row] = await p.engines.ch.query<any>("SELECT status, payload FROM raw_transactions WHERE signature = 'junk-signature-1'");
+    const [row] = await p.engines.ch.query<any>("SELECT status, payload FROM transactions WHERE signature = 'junk-signature-1'");
     expect(row.status).toBe("undecodable");
     expect(JSON.parse(row.payload)).toEqual(junk);
     const metrics = await p.call("/metrics");
@@ -133,7 +133,7 @@ describe("POST /v1/ingest/helius", () => {
     expect((await p.postWebhook([failed])).status).toBe(200);
     const rows = await p.engines.ch.query("SELECT * FROM trades WHERE signature = {s:String}", { s: failed.signature });
     expect(rows).toHaveLength(0);
-    const [raw] = await p.engines.ch.query<any>("SELECT status FROM raw_transactions WHERE signature = {s:String}", { s: failed.signature });
+    const [raw] = await p.engines.ch.query<any>("SELECT status FROM transactions WHERE signature = {s:String}", { s: failed.signature });
     expect(raw.status).toBe("failed");
   });
 });

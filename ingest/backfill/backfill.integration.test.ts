@@ -64,7 +64,7 @@ describe("backfill from RPC", () => {
       const cut = chain.ledger[900]!;
       await runBackfill(deps, { since: { kind: "slot", slot: cut.slot }, configs: chain.configAddresses, pageSize: 300 });
       const stored = await engines.ch.query<{ signature: string; slot: string }>(
-        "SELECT signature, toString(slot) AS slot FROM raw_transactions WHERE signature IN {s:Array(String)}",
+        "SELECT signature, toString(slot) AS slot FROM transactions WHERE signature IN {s:Array(String)}",
         { s: chain.signatures },
       );
       expect(Math.min(...stored.map((r) => Number(r.slot)))).toBeGreaterThanOrEqual(cut.slot);
@@ -181,7 +181,7 @@ describe("backfill from RPC", () => {
         transaction_rows: chain.signatures.length,
       });
       const sources = await engines.ch.query<{ source: string; n: string }>(
-        "SELECT source, toString(count()) AS n FROM raw_transactions WHERE signature IN {s:Array(String)} GROUP BY source ORDER BY source",
+        "SELECT source, toString(count()) AS n FROM transactions WHERE signature IN {s:Array(String)} GROUP BY source ORDER BY source",
         { s: chain.signatures },
       );
       expect(sources).toEqual([

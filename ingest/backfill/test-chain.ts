@@ -75,8 +75,8 @@ export async function storedCounts(ch: ClickHouse, mints: string[], signatures: 
        (SELECT toString(count()) FROM fee_claims WHERE mint IN {m:Array(String)}) AS claims,
        (SELECT toString(count()) FROM burns WHERE mint IN {m:Array(String)}) AS burns,
        (SELECT toString(sum(burned)) FROM burn_totals WHERE mint IN {m:Array(String)}) AS burned,
-       (SELECT toString(uniqExact(signature)) FROM raw_transactions WHERE signature IN {s:Array(String)}) AS transactions,
-       (SELECT toString(count()) FROM raw_transactions WHERE signature IN {s:Array(String)}) AS transaction_rows`,
+       (SELECT toString(uniqExact(signature)) FROM transactions WHERE signature IN {s:Array(String)}) AS transactions,
+       (SELECT toString(count()) FROM transactions WHERE signature IN {s:Array(String)}) AS transaction_rows`,
     { m: mints, s: signatures },
   );
   return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])) as Record<string, number>;

@@ -1,7 +1,7 @@
 /**
  * One address over one range: getSignaturesForAddress newest → oldest in pages
  * (the `before` cursor), down to `since`. Failed transactions are skipped (no
- * facts), as are those already in raw_transactions (a re-run or an overlap with
+ * facts), as are those already in transactions (a re-run or an overlap with
  * the webhook costs no getTransaction). The checkpoint advances after each page is
  * stored. While a page is being stored the next one is already fetched: the RPC
  * round trips and the writes overlap, and checkpoints still advance in order (at
@@ -10,7 +10,7 @@
 import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
 import type { Bus } from "../../pipelines/bus";
-import { storedSignatures } from "../../pipelines/gate";
+import { completedSignatures } from "../../pipelines/gate";
 import { advanceCheckpoint, openCheckpoint, type AddressKind, type PageProgress } from "./checkpoint";
 import { fetchEnvelopes, publishEnvelopes, type Limiter } from "./fetch";
 import type { TxEnvelope } from "../../pipelines/envelope";
@@ -41,7 +41,7 @@ export type WalkDeps = {
   stats: BackfillStats;
   /** signatures per getSignaturesForAddress page (RPC maximum 1000) */
   pageSize: number;
-  /** skip signatures already in raw_transactions (default true; false re-delivers them, for tests of the downstream dedup) */
+  /** skip signatures already in transactions (default true; false re-delivers them, for tests of the downstream dedup) */
   skipStored: boolean;
   /** stop after the page in progress is stored; the checkpoint says where */
   signal?: AbortSignal;
@@ -69,8 +69,9 @@ export async function walkAddress(deps: WalkDeps, address: string, kind: Address
       const inRange = cut === -1 ? page : page.slice(0, cut);
       // the end is an empty page, not a short one: some RPC providers return short pages mid-history
       const done = cut !== -1 || page.length === 0;
-      const ok = inRange.filter((s) => s.err === null || s.err === undefined).map((s) => s.signature);
-      const known = deps.skipStored ? await storedSignatures(deps.ch, ok) : new Set<string>();
+      const okInfos = inRange.filter((s) => s.err === null || s.err === undefined);
+      const ok = okInfos.map((s) => s.signature);
+      const known = deps.skipStored ? await completedSignatures(deps.ch, deps.sql, okInfos) : new Set<string>();
       // oldest first within a page: a pool's creation is stored before its trades, fewer facts wait parked
       const todo = ok.filter((s) => !known.has(s) && !deps.inflight.has(s)).reverse();
       const progress: PageProgress = {

@@ -1,0 +1,2 @@
+-- Its rows were copied into `transactions` by the previous migration.
+DROP TABLE IF EXISTS raw_transactions;
