@@ -1,13 +1,13 @@
 /**
  * Trades and activity of the Data API, newest first, keyset-paginated.
  */
-import { formatUnits } from "../../pipelines/platform/configs";
+import { formatUnits, WSOL_MINT, type ConfigRegistry, type QuoteInfo } from "../../pipelines/platform/configs";
 import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
 import { decodeCursor, encodeCursor, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
 import { notFound } from "../errors";
 
-type TradeRow = {
+export type TradeRow = {
   mint: string; signature: string; ix: number; inner: number; slot_text: string; at: string; side: string; trader: string;
   amount_quote: string; amount_base: string; base_decimals: number; price_sol: number; quote_mint: string;
 };
@@ -33,13 +33,24 @@ export async function listTrades(deps: PublicDeps, mint: string, q: { limit: num
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
   return {
-    items: page.map((t) => tradeItem(t, solUsd)),
+    items: page.map((t) => tradeItem(t, solUsd, stockQuote(deps.configs, t.quote_mint))),
     nextCursor: rows.length > q.limit && last ? encodeCursor(`trades:${mint}`, [last.slot_text, last.signature, last.ix, last.inner]) : null,
   };
 }
 
-function tradeItem(t: TradeRow, solUsd: number) {
-  const amountSol = formatUnits(BigInt(t.amount_quote), 9);
+/** The tokenized stock a paired coin trades against, from the platform's stock configs; undefined for SOL. */
+export function stockQuote(configs: ConfigRegistry, quoteMint: string): QuoteInfo | undefined {
+  if (quoteMint === WSOL_MINT || quoteMint === "") return undefined;
+  return configs.all.find((c) => c.quote.kind === "stock" && c.quote.mint === quoteMint)?.quote;
+}
+
+/**
+ * A paired coin's trade carries the stock amount in `quote` ({ mint, symbol, amount in
+ * whole stock units, uiAmount }). Its SOL fields still hold the stock amounts: no source
+ * of a stock's SOL price is wired in yet (see README, known gaps).
+ */
+export function tradeItem(t: TradeRow, solUsd: number, stock: QuoteInfo | undefined) {
+  const amountSol = formatUnits(BigInt(t.amount_quote), stock?.decimals ?? 9);
   return {
     signature: t.signature,
     mint: t.mint,
@@ -52,7 +63,7 @@ function tradeItem(t: TradeRow, solUsd: number) {
     amountToken: formatUnits(BigInt(t.amount_base), t.base_decimals),
     priceSol: t.price_sol,
     priceUsd: t.price_sol * solUsd,
-    quote: null,
+    quote: stock ? { mint: stock.mint, symbol: stock.symbol, amount: amountSol, uiAmount: Number(amountSol) } : null,
   };
 }
 
@@ -78,7 +89,7 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
   if (kinds.includes("trade"))
     parts.push(`SELECT mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms,
                   concat('trade:', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner)) AS id, 'trade' AS kind,
-                  concat(side, ' ', toString(amount_quote), ' ', toString(amount_base), ' ', toString(base_decimals), ' ', trader) AS text,
+                  concat(side, ' ', toString(amount_quote), ' ', toString(amount_base), ' ', toString(base_decimals), ' ', trader, ' ', quote_mint) AS text,
                   CAST(NULL, 'Nullable(String)') AS body, '' AS data, signature AS links
                 FROM trades WHERE ${mintFilter} ${pos ? "AND (at_ms, id) < ({pa:Int64}, {pi:String})" : ""}
                 ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC"}
@@ -94,7 +105,7 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
   const agents = await agentSummaries(deps, [...new Set(page.map((r) => r.mint))]);
   const last = page.at(-1);
   return {
-    items: page.map((r) => activityItem(r, agents.get(r.mint))),
+    items: page.map((r) => activityItem(r, agents.get(r.mint), deps.configs)),
     nextCursor: rows.length > q.limit && last ? encodeCursor(list, [Number(last.at_ms), last.id]) : null,
   };
 }
@@ -108,18 +119,19 @@ async function agentSummaries(deps: PublicDeps, mints: string[]): Promise<Map<st
   return new Map(rows.map((r) => [r.mint, { name: r.name, symbol: r.symbol, imageUrl: r.image_url, category: r.category }]));
 }
 
-function activityItem(r: ActivityRow, agent: Summary | undefined) {
+function activityItem(r: ActivityRow, agent: Summary | undefined, configs: ConfigRegistry) {
   const base = { id: r.id, kind: r.kind, at: new Date(Number(r.at_ms)).toISOString(), mint: r.mint, agent: agent ?? null };
   if (r.kind !== "trade") {
     return { ...base, text: r.text, body: r.body, data: JSON.parse(r.data || "{}"), links: JSON.parse(r.links || "{}") };
   }
-  const [side, lamports, atoms, decimals, trader] = r.text.split(" ");
-  const sol = formatUnits(BigInt(lamports!), 9);
+  const [side, lamports, atoms, decimals, trader, quoteMint] = r.text.split(" ");
+  const stock = stockQuote(configs, quoteMint ?? "");
+  const paid = `${formatUnits(BigInt(lamports!), stock?.decimals ?? 9)} ${stock?.symbol ?? "SOL"}`;
   const tokens = formatUnits(BigInt(atoms!), Number(decimals));
   const symbol = agent?.symbol ?? "";
   return {
     ...base,
-    text: side === "buy" ? `${short(trader!)} bought ${tokens} $${symbol} for ${sol} SOL.` : `${short(trader!)} sold ${tokens} $${symbol} for ${sol} SOL.`,
+    text: side === "buy" ? `${short(trader!)} bought ${tokens} $${symbol} for ${paid}.` : `${short(trader!)} sold ${tokens} $${symbol} for ${paid}.`,
     body: null,
     data: { side, trader, lamports, atoms },
     links: { signature: r.links },
