@@ -35,3 +35,17 @@ test("edge cases", () => {
 test("characters outside the alphabet give null", () => {
   for (const s of ["0", "O", "I", "l", "abc+", "é", " 2"]) expect(decodeBase58(s)).toBeNull();
 });
+
+test("any digit string decodes as bs58 does, including runs of the largest digit", () => {
+  const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  let x = 12345;
+  for (let len = 0; len < 400; len++) {
+    let s = "";
+    for (let i = 0; i < len; i++) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      s += ALPHABET[(x >>> 16) % 58];
+    }
+    for (const t of [s, "z".repeat(len), "1".repeat(len % 5) + "z".repeat(len), "2" + "1".repeat(len)])
+      expect(decodeBase58(t)).toEqual(new Uint8Array(bs58.decode(t)));
+  }
+});

@@ -3,11 +3,9 @@ import type { FeeClaim } from "../facts";
 import { DAMM_V2 } from "./program-coder";
 import {
   account,
-  big,
   type EventDecoder,
   eventDecoder,
   factKey,
-  pk,
   requireParent,
   requireSame,
   type Site,
@@ -15,7 +13,7 @@ import {
 
 function decodeClaimPositionFee(ev: any, site: Site): void {
   const parent = requireParent(site, ["claim_position_fee"]);
-  const pool = pk(ev.pool);
+  const pool = ev.pool;
   requireSame("pool", pool, account(parent, "pool"));
   const fact: FeeClaim = {
     ...factKey(site),
@@ -24,9 +22,9 @@ function decodeClaimPositionFee(ev: any, site: Site): void {
     role: "position",
     pool,
     mint: account(parent, "token_a_mint"),
-    claimer: pk(ev.owner),
-    baseAmount: big(ev.fee_a_claimed),
-    quoteAmount: big(ev.fee_b_claimed),
+    claimer: ev.owner,
+    baseAmount: ev.fee_a_claimed,
+    quoteAmount: ev.fee_b_claimed,
   };
   site.out.facts.push(fact);
 }

@@ -7,12 +7,10 @@ import type { Trade } from "../facts";
 import { DAMM_V2 } from "./program-coder";
 import {
   account,
-  big,
   DecodeError,
   type EventDecoder,
   eventDecoder,
   factKey,
-  pk,
   requireParent,
   requireSame,
   type Site,
@@ -22,14 +20,14 @@ const SWAP_INSTRUCTIONS = ["swap", "swap2"] as const;
 
 function decodeSwap2(ev: any, site: Site): void {
   const parent = requireParent(site, SWAP_INSTRUCTIONS);
-  const pool = pk(ev.pool);
+  const pool = ev.pool;
   requireSame("pool", pool, account(parent, "pool"));
   const direction: number = ev.trade_direction;
   if (direction !== 0 && direction !== 1) throw new DecodeError(`trade_direction ${direction}`);
   const side = direction === 1 ? "buy" : "sell";
   const r = ev.swap_result;
-  const amountIn = big(r.included_fee_input_amount);
-  const amountOut = big(r.output_amount);
+  const amountIn = r.included_fee_input_amount;
+  const amountOut = r.output_amount;
   const fact: Trade = {
     ...factKey(site),
     kind: "trade",
@@ -42,12 +40,12 @@ function decodeSwap2(ev: any, site: Site): void {
     trader: account(parent, "payer"),
     amountQuote: side === "buy" ? amountIn : amountOut,
     amountBase: side === "buy" ? amountOut : amountIn,
-    sqrtPrice: big(r.next_sqrt_price),
-    quoteReserve: big(ev.reserve_b_amount),
+    sqrtPrice: r.next_sqrt_price,
+    quoteReserve: ev.reserve_b_amount,
     migrationThreshold: 0n,
-    tradingFee: big(r.claiming_fee),
-    protocolFee: big(r.protocol_fee),
-    referralFee: big(r.referral_fee),
+    tradingFee: r.claiming_fee,
+    protocolFee: r.protocol_fee,
+    referralFee: r.referral_fee,
   };
   site.out.facts.push(fact);
 }

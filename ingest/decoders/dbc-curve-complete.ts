@@ -3,11 +3,9 @@ import type { CurveComplete } from "../facts";
 import { DBC } from "./program-coder";
 import {
   account,
-  big,
   type EventDecoder,
   eventDecoder,
   factKey,
-  pk,
   requireParent,
   requireSame,
   type Site,
@@ -16,16 +14,16 @@ import {
 function decodeCurveComplete(ev: any, site: Site): void {
   // any instruction that can fill the curve (swap variants) names the base mint
   const parent = requireParent(site);
-  const pool = pk(ev.pool);
+  const pool = ev.pool;
   requireSame("pool", pool, account(parent, "pool"));
   const fact: CurveComplete = {
     ...factKey(site),
     kind: "curve_complete",
     pool,
-    config: pk(ev.config),
+    config: ev.config,
     mint: account(parent, "base_mint"),
-    baseReserve: big(ev.base_reserve),
-    quoteReserve: big(ev.quote_reserve),
+    baseReserve: ev.base_reserve,
+    quoteReserve: ev.quote_reserve,
   };
   site.out.facts.push(fact);
 }

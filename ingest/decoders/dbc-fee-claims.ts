@@ -3,11 +3,9 @@ import type { FeeClaim } from "../facts";
 import { DBC } from "./program-coder";
 import {
   account,
-  big,
   type EventDecoder,
   eventDecoder,
   factKey,
-  pk,
   requireParent,
   requireSame,
   type Site,
@@ -16,7 +14,7 @@ import {
 function decodeClaim(role: "partner" | "creator", instructions: readonly string[], claimerAccount: string) {
   return (ev: any, site: Site): void => {
     const parent = requireParent(site, instructions);
-    const pool = pk(ev.pool);
+    const pool = ev.pool;
     requireSame("pool", pool, account(parent, "pool"));
     const fact: FeeClaim = {
       ...factKey(site),
@@ -26,8 +24,8 @@ function decodeClaim(role: "partner" | "creator", instructions: readonly string[
       pool,
       mint: account(parent, "base_mint"),
       claimer: account(parent, claimerAccount),
-      baseAmount: big(ev.token_base_amount),
-      quoteAmount: big(ev.token_quote_amount),
+      baseAmount: ev.token_base_amount,
+      quoteAmount: ev.token_quote_amount,
     };
     site.out.facts.push(fact);
   };

@@ -6,7 +6,7 @@
 import type { Migration } from "../facts";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { DAMM_V2, DBC, decodeEventBody } from "./program-coder";
-import { account, big, DecodeError, errorMessage, factKey, type InstructionDecoder, pk, type Site } from "./site";
+import { account, DecodeError, errorMessage, factKey, type InstructionDecoder, type Site } from "./site";
 
 const DAMM_INIT_POOL = "EvtInitializePool";
 const DAMM_INIT_POOL_DISCRIMINATOR = [...DAMM_V2.eventByDiscriminator].find(([, n]) => n === DAMM_INIT_POOL)![0];
@@ -20,7 +20,7 @@ function initialSqrtPrice(site: Site, dammPool: string): bigint {
     if (discriminatorHex(ins.data, 8) !== DAMM_INIT_POOL_DISCRIMINATOR) continue;
     try {
       const ev = decodeEventBody(DAMM_V2, DAMM_INIT_POOL, ins.data);
-      if (pk(ev.pool) === dammPool) return big(ev.sqrt_price);
+      if (ev.pool === dammPool) return ev.sqrt_price;
     } catch (e) {
       // a bad price event should not cost the migration itself
       site.out.errors.push({ ix: site.ix, inner: j, message: `${DAMM_INIT_POOL}: ${errorMessage(e)}` });

@@ -7,7 +7,6 @@ import {
   type EventDecoder,
   eventDecoder,
   factKey,
-  pk,
   requireParent,
   requireSame,
   type Site,
@@ -24,15 +23,15 @@ function decodePoolCreated(ev: any, site: Site): void {
   const decoded = DBC.coder.instruction.decode(asBuffer(parent.instruction.data));
   const params = (decoded?.data as any)?.params;
   if (!params) throw new DecodeError(`${parent.info.name} arguments do not decode`);
-  const pool = pk(ev.pool);
+  const pool = ev.pool;
   requireSame("pool", pool, account(parent, "pool"));
   const fact: PoolCreated = {
     ...factKey(site),
     kind: "pool_created",
     pool,
-    config: pk(ev.config),
-    creator: pk(ev.creator),
-    mint: pk(ev.base_mint),
+    config: ev.config,
+    creator: ev.creator,
+    mint: ev.base_mint,
     quoteMint: account(parent, "quote_mint"),
     poolType: ev.pool_type,
     name: params.name,

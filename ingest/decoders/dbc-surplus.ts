@@ -6,11 +6,9 @@ import type { SurplusWithdrawal } from "../facts";
 import { DBC } from "./program-coder";
 import {
   account,
-  big,
   type EventDecoder,
   eventDecoder,
   factKey,
-  pk,
   requireParent,
   requireSame,
   type Site,
@@ -19,7 +17,7 @@ import {
 function decodeSurplus(role: "partner" | "creator", instruction: string) {
   return (ev: any, site: Site): void => {
     const parent = requireParent(site, [instruction]);
-    const pool = pk(ev.pool);
+    const pool = ev.pool;
     requireSame("pool", pool, account(parent, "virtual_pool"));
     const fact: SurplusWithdrawal = {
       ...factKey(site),
@@ -27,7 +25,7 @@ function decodeSurplus(role: "partner" | "creator", instruction: string) {
       role,
       pool,
       mint: "",
-      amount: big(ev.surplus_amount),
+      amount: ev.surplus_amount,
     };
     site.out.facts.push(fact);
   };

@@ -7,12 +7,10 @@ import type { DecodedTransaction, Trade } from "../facts";
 import { DBC, decodeEventBody } from "./program-coder";
 import {
   account,
-  big,
   DecodeError,
   errorMessage,
   type EventDecoder,
   factKey,
-  pk,
   requireParent,
   requireSame,
   type Site,
@@ -30,29 +28,29 @@ function side(direction: number): "buy" | "sell" {
 
 function trade(ev: any, site: Site, amountIn: bigint, quoteReserve: bigint, threshold: bigint): Trade {
   const parent = requireParent(site, SWAP_INSTRUCTIONS);
-  const pool = pk(ev.pool);
+  const pool = ev.pool;
   requireSame("pool", pool, account(parent, "pool"));
   const s = side(ev.trade_direction);
   const r = ev.swap_result;
-  const amountOut = big(r.output_amount);
+  const amountOut = r.output_amount;
   return {
     ...factKey(site),
     kind: "trade",
     venue: "dbc",
     pool,
-    config: pk(ev.config),
+    config: ev.config,
     mint: account(parent, "base_mint"),
     quoteMint: account(parent, "quote_mint"),
     side: s,
     trader: account(parent, "payer"),
     amountQuote: s === "buy" ? amountIn : amountOut,
     amountBase: s === "buy" ? amountOut : amountIn,
-    sqrtPrice: big(r.next_sqrt_price),
+    sqrtPrice: r.next_sqrt_price,
     quoteReserve,
     migrationThreshold: threshold,
-    tradingFee: big(r.trading_fee),
-    protocolFee: big(r.protocol_fee),
-    referralFee: big(r.referral_fee),
+    tradingFee: r.trading_fee,
+    protocolFee: r.protocol_fee,
+    referralFee: r.referral_fee,
   };
 }
 
@@ -64,8 +62,8 @@ function swap2(event: string): EventDecoder {
       // set before decoding: a malformed EvtSwap2 is an error, not a reason to fall back to EvtSwap
       site.state.sawDbcSwap2 = true;
       const ev = decodeEventBody(DBC, event, data);
-      const amountIn = big(ev.swap_result.included_fee_input_amount);
-      site.out.facts.push(trade(ev, site, amountIn, big(ev.quote_reserve_amount), big(ev.migration_threshold)));
+      const amountIn = ev.swap_result.included_fee_input_amount;
+      site.out.facts.push(trade(ev, site, amountIn, ev.quote_reserve_amount, ev.migration_threshold));
     },
   };
 }
@@ -85,7 +83,7 @@ export function settleLegacySwaps(out: DecodedTransaction, state: TxState): void
       // amount_in, not swap_result.actual_input_amount: the latter excludes a fee taken from
       // the input (a 0.2 SOL buy reports 0.196), while EvtSwap2's included_fee_input_amount
       // and the vault balance change are 0.2. The legacy event has no reserve or threshold.
-      out.facts.push(trade(ev, site, big(ev.amount_in), 0n, 0n));
+      out.facts.push(trade(ev, site, ev.amount_in, 0n, 0n));
     } catch (e) {
       out.errors.push({ ix: site.ix, inner: site.inner, message: `EvtSwap: ${errorMessage(e)}` });
     }

@@ -1,9 +1,11 @@
 /**
  * Per-program lookup tables built once from an Anchor IDL: discriminator -> event name,
- * discriminator -> instruction (name + account positions by IDL account name). Decoding
- * itself is Anchor's BorshCoder; these maps only replace its linear discriminator scans.
+ * discriminator -> instruction (name + account positions by IDL account name). Events are
+ * decoded by the IDL-built readers of borsh-reader.ts (plain values, Anchor as the fallback
+ * for malformed data); instructions and accounts by Anchor's BorshCoder.
  */
 import { BorshCoder, type Idl } from "@coral-xyz/anchor";
+import { buildTypeDecoder, type TypeDecoder } from "./borsh-reader";
 import { bytesToHex } from "./event-cpi";
 import { DAMM_V2_IDL, DBC_IDL } from "./programs";
 
@@ -16,6 +18,8 @@ export type IxInfo = {
 export type ProgramCoder = {
   programId: string;
   coder: BorshCoder;
+  /** IDL types (events among them) as plain values: bigint, base58 strings, numbers */
+  types: TypeDecoder;
   eventByDiscriminator: Map<string, string>;
   ixByDiscriminator: Map<string, IxInfo>;
   ixByName: Map<string, IxInfo>;
@@ -43,7 +47,9 @@ export function buildProgramCoder(idl: Idl): ProgramCoder {
     ixByDiscriminator.set(bytesToHex(ix.discriminator), info);
     ixByName.set(ix.name, info);
   }
-  return { programId: idl.address, coder: new BorshCoder(idl), eventByDiscriminator, ixByDiscriminator, ixByName };
+  const coder = new BorshCoder(idl);
+  const types = buildTypeDecoder(idl, coder);
+  return { programId: idl.address, coder, types, eventByDiscriminator, ixByDiscriminator, ixByName };
 }
 
 export const DBC = buildProgramCoder(DBC_IDL);
@@ -54,7 +60,10 @@ export function asBuffer(data: Uint8Array, offset = 0): Buffer {
   return Buffer.from(data.buffer, data.byteOffset + offset, data.byteLength - offset);
 }
 
-/** Decodes an event body (the bytes after tag and discriminator); throws on malformed data. */
+/**
+ * Decodes an event body (the bytes after tag and discriminator) into plain values (u64 as
+ * bigint, pubkeys as base58; see borsh-reader.ts); throws on malformed data.
+ */
 export function decodeEventBody(program: ProgramCoder, eventName: string, data: Uint8Array): any {
-  return program.coder.types.decode(eventName, asBuffer(data, 16));
+  return program.types.decode(eventName, data, 16);
 }

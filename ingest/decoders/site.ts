@@ -3,10 +3,8 @@
  * the instruction that emitted it. Decoders throw DecodeError for anything inconsistent;
  * the dispatcher records it in `errors` and carries on with the rest of the transaction.
  */
-import type { PublicKey } from "@solana/web3.js";
 import type { DecodedTransaction, FactKey } from "../facts";
 import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
-import { encodeBase58 } from "./base58";
 import { decodeEventBody, type IxInfo, type ProgramCoder } from "./program-coder";
 
 export class DecodeError extends Error {}
@@ -46,7 +44,10 @@ export type EventDecoder = {
   decode(data: Uint8Array, site: Site): void;
 };
 
-/** A decoder that wants the Anchor-decoded event (u64 as BN, pubkeys as PublicKey). */
+/**
+ * A decoder that wants the decoded event: IDL field names, u64/u128 as bigint, pubkeys as
+ * base58 strings, small integers as numbers (see borsh-reader.ts).
+ */
 export function eventDecoder(program: ProgramCoder, event: string, fn: (ev: any, site: Site) => void): EventDecoder {
   return { program, event, decode: (data, site) => fn(decodeEventBody(program, event, data), site) };
 }
@@ -87,14 +88,4 @@ export function account(p: Parent, name: string): string {
 export function requireSame(what: string, fromEvent: string, fromInstruction: string): void {
   if (fromEvent !== fromInstruction)
     throw new DecodeError(`${what}: event says ${fromEvent}, instruction says ${fromInstruction}`);
-}
-
-// Anchor yields BN and PublicKey objects. PublicKey.toBase58 goes through BN and bs58
-// (~3.7 us); encoding its bytes directly is ~1 us.
-export function pk(key: PublicKey): string {
-  return encodeBase58(key.toBytes());
-}
-
-export function big(bn: { toString(base?: number): string }): bigint {
-  return BigInt(bn.toString());
 }

@@ -16,15 +16,23 @@ export function createDecodePool(workers: number): DecodePool {
     return { decode: async (text, source, receivedAt = Date.now()) => decodeWebhookText(text, source, receivedAt), close: async () => {} };
   }
   const pending = new Map<number, (r: DecodedBody) => void>();
-  const threads = Array.from({ length: workers }, () => {
-    const w = new Worker(new URL("./decode-worker.ts", import.meta.url).href);
-    (w as unknown as { unref(): void }).unref(); // an idle decoder never keeps the process alive
-    w.onmessage = (e: MessageEvent) => {
-      const done = pending.get(e.data.id);
-      pending.delete(e.data.id);
-      done?.(e.data.result);
+  // An idle decoder never keeps the process alive, so a worker is unref'd whenever it has
+  // nothing in flight, and ref'd while it has. When nothing else keeps the event loop alive
+  // (a script or bench; ingest's HTTP server does), Bun's loop spins while it waits for
+  // unref'd workers: the main thread burned as much CPU as the decoding itself (measured).
+  type Thread = { worker: Worker & { ref(): void; unref(): void }; inFlight: number };
+  const threads: Thread[] = Array.from({ length: workers }, () => {
+    const worker = new Worker(new URL("./decode-worker.ts", import.meta.url).href) as Thread["worker"];
+    worker.unref();
+    const thread: Thread = { worker, inFlight: 0 };
+    worker.onmessage = (e: MessageEvent) => {
+      const { id, result } = e.data;
+      if (--thread.inFlight === 0) worker.unref();
+      const done = pending.get(id);
+      pending.delete(id);
+      done?.(result);
     };
-    return w;
+    return thread;
   });
   let nextId = 0;
   return {
@@ -32,11 +40,13 @@ export function createDecodePool(workers: number): DecodePool {
       const id = nextId++;
       return new Promise<DecodedBody>((resolve) => {
         pending.set(id, resolve);
-        threads[id % threads.length]!.postMessage({ id, text, source, receivedAt });
+        const thread = threads[id % threads.length]!;
+        if (thread.inFlight++ === 0) thread.worker.ref();
+        thread.worker.postMessage({ id, text, source, receivedAt });
       });
     },
     async close() {
-      for (const t of threads) t.terminate();
+      for (const t of threads) t.worker.terminate();
     },
   };
 }
