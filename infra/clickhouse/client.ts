@@ -68,4 +68,6 @@ export const SESSION_SETTINGS = {
   join_use_nulls: 0,
   // a trades insert feeds several views; let them run side by side
   parallel_view_processing: 1,
+  // keyed reads reuse decompressed blocks (the embedded engine sizes the cache; see chdb.ts)
+  use_uncompressed_cache: 1,
 } as const;
