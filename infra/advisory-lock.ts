@@ -5,8 +5,23 @@
  */
 import type { Sql } from "./postgres";
 
-/** Advisory lock keys, in one place: migrations use 7263001. */
-export const LOCKS = { reconcile: 7263002, launchTracker: 7263003 } as const;
+/** Advisory lock keys, in one place: Postgres migrations use 7263001. */
+export const LOCKS = { reconcile: 7263002, launchTracker: 7263003, clickhouseMigrations: 7263004 } as const;
+
+/** Runs `job` holding the lock, waiting for it as long as another process holds it. */
+export async function whileHoldingLock<T>(sql: Sql, key: number, job: () => Promise<T>): Promise<T> {
+  const reserved = await sql.reserve();
+  try {
+    await reserved`SELECT pg_advisory_lock(${key})`;
+    try {
+      return await job();
+    } finally {
+      await reserved`SELECT pg_advisory_unlock(${key})`;
+    }
+  } finally {
+    reserved.release();
+  }
+}
 
 export async function withAdvisoryLock<T>(sql: Sql, key: number, job: () => Promise<T>): Promise<{ skipped: true } | { skipped: false; value: T }> {
   const reserved = await sql.reserve();

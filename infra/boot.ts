@@ -32,7 +32,7 @@ export async function openEngines(config: Config, log: Logger): Promise<{ pg: Po
   const pg = await openPostgres(config.databaseUrl, config.dataDir, log);
   const ch = await connectClickhouse(config);
   await migratePostgres(pg.sql, log);
-  await migrateClickhouse(ch, log);
+  await migrateClickhouse(ch, log, pg.sql);
   return { pg, ch };
 }
 

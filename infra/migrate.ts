@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { ClickHouse } from "./clickhouse";
 import type { Sql } from "./postgres";
 import type { Logger } from "./log";
+import { LOCKS, whileHoldingLock } from "./advisory-lock";
 
 const SQL_ROOT = join(import.meta.dir, "..", "sql");
 
@@ -44,7 +45,15 @@ export async function migratePostgres(sql: Sql, log: Logger): Promise<string[]> 
   return applied;
 }
 
-export async function migrateClickhouse(ch: ClickHouse, log: Logger): Promise<string[]> {
+/**
+ * With `lock` (the shared Postgres), one process migrates at a time: the processes of the
+ * scaled mode start together, and a table rebuild (0006) must not run twice at once.
+ */
+export async function migrateClickhouse(ch: ClickHouse, log: Logger, lock?: Sql): Promise<string[]> {
+  return lock ? whileHoldingLock(lock, LOCKS.clickhouseMigrations, () => applyClickhouse(ch, log)) : applyClickhouse(ch, log);
+}
+
+async function applyClickhouse(ch: ClickHouse, log: Logger): Promise<string[]> {
   await ch.command(
     "CREATE TABLE IF NOT EXISTS schema_migrations (name String, applied_at DateTime DEFAULT now()) ENGINE = ReplacingMergeTree ORDER BY name",
   );

@@ -36,7 +36,7 @@ export async function freshEngines(prefix: string, poolSize = 10): Promise<TestE
   const sql = connectSql(pg.url, poolSize);
   const ch = await createChdb(join(dir, "clickhouse"));
   await migratePostgres(sql, log);
-  await migrateClickhouse(ch, log);
+  await migrateClickhouse(ch, log, sql);
   return {
     ch,
     sql,
