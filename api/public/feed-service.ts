@@ -45,8 +45,8 @@ export function stockQuote(configs: ConfigRegistry, quoteMint: string): QuoteInf
 }
 
 /**
- * A paired coin's trade carries the stock amount in `quote` ({ mint, symbol, amount in
- * whole stock units, uiAmount }). Its SOL fields still hold the stock amounts: no source
+ * A paired coin's trade carries the stock amount in `quote`, shaped like Solana's token
+ * amounts: `amount` in atoms (string), `uiAmount` in whole stock units as wallets show it. Its SOL fields still hold the stock amounts: no source
  * of a stock's SOL price is wired in yet (see README, known gaps).
  */
 export function tradeItem(t: TradeRow, solUsd: number, stock: QuoteInfo | undefined) {
@@ -63,7 +63,7 @@ export function tradeItem(t: TradeRow, solUsd: number, stock: QuoteInfo | undefi
     amountToken: formatUnits(BigInt(t.amount_base), t.base_decimals),
     priceSol: t.price_sol,
     priceUsd: t.price_sol * solUsd,
-    quote: stock ? { mint: stock.mint, symbol: stock.symbol, amount: amountSol, uiAmount: Number(amountSol) } : null,
+    quote: stock ? { mint: stock.mint, symbol: stock.symbol, amount: t.amount_quote, uiAmount: Number(amountSol) } : null,
   };
 }
 

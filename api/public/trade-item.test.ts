@@ -22,9 +22,9 @@ describe("Data API trade: the quote of a paired coin", () => {
     expect(t).toMatchObject({ amountSol: "0.25", amountUsd: 37.5, amountToken: "1234.56", quote: null });
   });
 
-  test("a stock-paired trade carries the stock's mint, symbol and amount in whole stock units", () => {
+  test("a stock-paired trade carries the stock's mint, symbol, amount in atoms and in whole stock units", () => {
     const t = tradeItem(row(STOCK_MINT), 150, stockQuote(registry, STOCK_MINT));
-    expect(t.quote).toEqual({ mint: STOCK_MINT, symbol: "TSLAx", amount: "2.5", uiAmount: 2.5 });
+    expect(t.quote).toEqual({ mint: STOCK_MINT, symbol: "TSLAx", amount: "250000000", uiAmount: 2.5 });
   });
 
   test("a quote mint no stock config names is not taken for a stock", () => {
