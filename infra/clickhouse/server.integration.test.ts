@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startClickhouseHttpDouble, type ClickhouseHttpDouble } from "../testing/clickhouse-http-double-process";
 import { createClickhouseServer } from "./server";
 import type { ClickHouse } from "./client";
-import { migrateClickhouse, migrationFiles } from "../migrate";
+import { migrateClickhouse, migrationFiles, statements } from "../migrate";
 import { createLogger } from "../log";
 
 const log = createLogger("error");
@@ -57,6 +57,41 @@ describe("ClickHouse over HTTP (createClickhouseServer against the chDB-backed H
     for (const t of ["trades", "pool_events", "market_state", "market_state_mv", "candles_1m", "agent_directory", "activity"]) expect(tables).toContain(t);
     const recorded = await ch.query<{ name: string }>("SELECT DISTINCT name FROM schema_migrations ORDER BY name");
     expect(recorded.map((r) => r.name)).toEqual(all);
+  });
+
+  test("the table rebuilds (0004-0006) keep every row, keep the views fed, and survive a crash after the swap", async () => {
+    // an install at 0003 with data, in a database of its own
+    await ch.command("CREATE DATABASE IF NOT EXISTS upgrade_check");
+    const old = await createClickhouseServer(`${double.url}/upgrade_check?log_level=OFF`);
+    const files = migrationFiles("clickhouse");
+    const run = async (name: string, skipLast = 0) => {
+      const all = statements(files.find((f) => f.name.startsWith(name))!.text);
+      for (const stmt of all.slice(0, all.length - skipLast)) await old.command(stmt);
+    };
+    for (const n of ["0001", "0002", "0003"]) await run(n);
+    const mint = mintOf("upgrade");
+    await old.insert("trades", [trade(mint), trade(mint)]);
+    await old.insert("raw_transactions", [{ signature: "undecodable-1", slot: 7n, source: "helius", status: "undecodable", detail: "bad", payload: "{}" }]);
+    const state = async () => ({
+      trades: (await old.query<{ n: string }>("SELECT toString(count()) AS n FROM trades WHERE mint = {mint:String}", { mint }))[0]!.n,
+      viewed: (await old.query<{ n: string }>("SELECT toString(sum(trades)) AS n FROM market_state WHERE mint = {mint:String}", { mint }))[0]!.n,
+      granularity: (await old.query<{ g: string }>("SELECT extract(engine_full, 'index_granularity = (\\d+)') AS g FROM system.tables WHERE database = 'upgrade_check' AND name = 'trades'"))[0]!.g,
+      leftovers: (await old.query<{ name: string }>("SELECT name FROM system.tables WHERE database = 'upgrade_check' AND name IN ('raw_transactions', 'trades_rebuilt')")).map((r) => r.name),
+    });
+    await run("0004");
+    await run("0005");
+    expect(await old.query("SELECT signature, toString(slot) AS slot, status, payload FROM transactions")).toEqual([{ signature: "undecodable-1", slot: "7", status: "undecodable", payload: "{}" }]);
+
+    await run("0006", 1); // dies after the swap, before dropping the old table
+    expect(await state()).toEqual({ trades: "2", viewed: "2", granularity: "1024", leftovers: ["trades_rebuilt"] });
+    await run("0006"); // the restart runs the file again: the data stays whole, the old granularity comes back
+    expect(await state()).toEqual({ trades: "2", viewed: "2", granularity: "8192", leftovers: [] });
+    await run("0006"); // a clean run
+    expect(await state()).toEqual({ trades: "2", viewed: "2", granularity: "1024", leftovers: [] });
+    await old.insert("trades", [trade(mint)]); // the views follow the name `trades`
+    expect(await state()).toEqual({ trades: "3", viewed: "3", granularity: "1024", leftovers: [] });
+    await old.close();
+    await ch.command("DROP DATABASE upgrade_check");
   });
 
   test("UInt64 and UInt128 bigints go in and come back exactly, as strings", async () => {
@@ -172,10 +207,8 @@ describe("ClickHouse over HTTP (createClickhouseServer against the chDB-backed H
       expect(await ch.query("SELECT 1 AS x")).toEqual([{ x: 1 }]);
     });
 
-    // KNOWN BUG (marked failing until server.ts is fixed; then make it a plain test): the client
-    // turns the server's text into a ClickHouseError whose message is only "Too many simultaneous
-    // queries. Maximum: 100. " (the name is in err.type), so server.ts's TRANSIENT regex, which
-    // looks for TOO_MANY_SIMULTANEOUS_QUERIES in the message, does not match and nothing is retried.
+    // The client turns the server's text into a ClickHouseError whose message is only "Too many
+    // simultaneous queries. Maximum: 100. " and keeps the name in err.type: server.ts matches both.
     test("TOO_MANY_SIMULTANEOUS_QUERIES is retried", async () => {
       const body = "Code: 202. DB::Exception: Too many simultaneous queries. Maximum: 100. (TOO_MANY_SIMULTANEOUS_QUERIES) (version 26.7.2.1)\n";
       const mint = mintOf("busy");
@@ -191,10 +224,10 @@ describe("ClickHouse over HTTP (createClickhouseServer against the chDB-backed H
       }
     });
 
-    // KNOWN BUG (marked failing until fixed): when the connection drops after the server has
-    // committed an INSERT, server.ts retries it and the rows go in twice. The fact table's
-    // ReplacingMergeTree collapses them on merge, but the materialized views have already
-    // added them twice (market_state.trades, volumes): sums drift for good.
+    // When the connection drops after the server has committed an INSERT, a resent INSERT would go
+    // in twice: the fact table's ReplacingMergeTree collapses it on merge, but the materialized
+    // views would have added it twice for good. server.ts resends an INSERT only on errors that
+    // prove it never ran.
     test("an INSERT committed before the connection dropped is not counted twice by the views", async () => {
       const mint = mintOf("dup");
       await double.dropNext(1, "after");
