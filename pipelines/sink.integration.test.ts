@@ -99,4 +99,40 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     expect((await counts(engines.ch, mints))[0]).toMatchObject({ claims: String(expectedClaims) });
     expect(await ledger()).toBe(envelopes.length);
   });
+
+  test("a batch that won its claims before another write failed on the same transactions is checked in full", async () => {
+    const engines = await testEngines();
+    const configs = fixtureSimConfigs(SEED + 2);
+    const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
+    const sim = createSimulator({ seed: SEED + 2, configs, pools: 3 });
+    const envelopes = toEnvelopes(sim.next(900), "simulator");
+    const mints = sim.state().pools.map((p) => p.mint);
+    const facts = envelopes.flatMap((e) => e.facts);
+    const expected = {
+      trades: String(facts.filter((f) => f.kind === "trade").length),
+      claims: String(facts.filter((f) => f.kind === "fee_claim" || f.kind === "surplus_withdrawal").length),
+    };
+    // The first claim's answer arrives late: its batch is queued behind a later one.
+    let delayed = false;
+    const slowFirstClaim = new Proxy(engines.sql, {
+      apply(target, self, args: unknown[]) {
+        const query = Reflect.apply(target, self, args) as Promise<unknown>;
+        const text = Array.isArray(args[0]) ? (args[0] as string[]).join("?") : "";
+        if (delayed || !text.includes("INSERT INTO sink_inflight")) return query;
+        delayed = true;
+        return query.then(async (rows) => (await Bun.sleep(1500), rows));
+      },
+    });
+    const sink = createFactSink({ sql: slowFirstClaim, registry, metrics: createMetrics(), log: createLogger("error"), ch: failingInsert(engines.ch, "fee_claims", 1) });
+
+    const first = sink.write(envelopes); // claims every signature, answer held back
+    await Bun.sleep(200);
+    // The same transactions again: every claim is taken, so all are checked; the write stores
+    // the trades and the ledger rows, then fails on the fee claims.
+    await expect(sink.write(envelopes)).rejects.toThrow(/injected failure/);
+    // The first batch holds the claims, but a write failed since it claimed them: it must not
+    // take the ledger rows for "stored" (the fee claims are missing), nor insert trades again.
+    await first;
+    expect((await counts(engines.ch, mints))[0]).toMatchObject({ trades: expected.trades, market_trades: expected.trades, claims: expected.claims });
+  });
 });
