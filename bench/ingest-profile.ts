@@ -1,8 +1,8 @@
 /**
  * Where webhook ingest spends its time: posts simulated webhook bodies like the
  * benchmark does, and reports the time in decoding (worker), each ClickHouse
- * insert and query, and the rest of the sink (Postgres, classification).
- * Run: `bun run bench/ingest-profile.ts --txs 20000 --concurrency 32`.
+ * insert and query, and the sink's steps (lookup, classify, agents, write).
+ * Run: `bun run bench/ingest-profile.ts --txs 40000 --concurrency 64`.
  */
 import { parseArgs } from "node:util";
 import { freshEngines } from "../infra/testing/engines";

@@ -77,7 +77,8 @@ export type SignatureAt = { signature: string; slot: number };
 const SLOT_GAP = 9_000;
 
 /**
- * Signatures already recorded (with all their facts) in the transaction ledger.
+ * Signatures in the transaction ledger. A ledger row is written beside its facts, so
+ * this alone does not prove the facts are all stored: see completedSignatures.
  *
  * Only the last TAIL characters of each signature are sent: sending a few thousand
  * whole signatures (88 characters each) cost more than the lookup itself (16 of

@@ -46,8 +46,9 @@ export function stockQuote(configs: ConfigRegistry, quoteMint: string): QuoteInf
 
 /**
  * A paired coin's trade carries the stock amount in `quote`, shaped like Solana's token
- * amounts: `amount` in atoms (string), `uiAmount` in whole stock units as wallets show it. Its SOL fields still hold the stock amounts: no source
- * of a stock's SOL price is wired in yet (see README, known gaps).
+ * amounts: `amount` in atoms (string), `uiAmount` in whole stock units as wallets show
+ * it. Its SOL fields still hold the stock amounts: no source of a stock's SOL price is
+ * wired in yet (README, "Known gaps").
  */
 export function tradeItem(t: TradeRow, solUsd: number, stock: QuoteInfo | undefined) {
   const amountSol = formatUnits(BigInt(t.amount_quote), stock?.decimals ?? 9);

@@ -30,6 +30,20 @@ function transfer(blockhash = rpc.blockhash()) {
 }
 const rejection = (p: Promise<unknown>) => p.then(() => null, (e) => e);
 
+/** A launch transaction built by the SDK for `creator`, with a fresh mint and vault. */
+const launchFor = (creator: Keypair, o: { firstBuyLamports: bigint | null; blockhash: string; lastValidBlockHeight: number }) =>
+  buildLaunchTransaction({
+    connection,
+    config: CONFIG,
+    creator: creator.publicKey.toBase58(),
+    mint: Keypair.generate(),
+    vault: Keypair.generate(),
+    name: "Chain",
+    symbol: "CHN",
+    uri: "https://agents.example/m.json",
+    ...o,
+  });
+
 describe("launch chain calls against the RPC test double", () => {
   test("blockhash and block height follow the chain", async () => {
     rpc.setBlockHeight(5000);
@@ -45,19 +59,7 @@ describe("launch chain calls against the RPC test double", () => {
   test("a launch signed by the creator is sent, recorded and confirmed", async () => {
     const creator = Keypair.generate();
     const { blockhash, lastValidBlockHeight } = await chain.latestBlockhash();
-    const built = await buildLaunchTransaction({
-      connection,
-      config: CONFIG,
-      creator: creator.publicKey.toBase58(),
-      mint: Keypair.generate(),
-      vault: Keypair.generate(),
-      name: "Chain",
-      symbol: "CHN",
-      uri: "https://agents.example/m.json",
-      firstBuyLamports: 100_000_000n,
-      blockhash,
-      lastValidBlockHeight,
-    });
+    const built = await launchFor(creator, { firstBuyLamports: 100_000_000n, blockhash, lastValidBlockHeight });
     const tx = VersionedTransaction.deserialize(built.transaction);
     tx.sign([creator]);
     const checked = checkSignedTransaction(Buffer.from(tx.serialize()).toString("base64"), built.message);
@@ -72,19 +74,7 @@ describe("launch chain calls against the RPC test double", () => {
 
   test("the double refuses a transaction whose creator slot is empty", async () => {
     const creator = Keypair.generate();
-    const built = await buildLaunchTransaction({
-      connection,
-      config: CONFIG,
-      creator: creator.publicKey.toBase58(),
-      mint: Keypair.generate(),
-      vault: Keypair.generate(),
-      name: "Unsigned",
-      symbol: "UNS",
-      uri: "https://agents.example/u.json",
-      firstBuyLamports: null,
-      blockhash: rpc.blockhash(),
-      lastValidBlockHeight: rpc.blockHeight() + 150,
-    });
+    const built = await launchFor(creator, { firstBuyLamports: null, blockhash: rpc.blockhash(), lastValidBlockHeight: rpc.blockHeight() + 150 });
     const e = await rejection(chain.send(built.transaction));
     expect(e).toBeInstanceOf(SendRejected);
     expect(e.message).toMatch(/signature verification failure/);
