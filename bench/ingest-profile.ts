@@ -14,6 +14,7 @@ import { fixedPriceSourceTestDouble } from "../infra/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { round } from "./measure";
+import { processCpu, machineCpu, threadCpu, threadCpuSince } from "./thread-cpu";
 
 const { values: args } = parseArgs({ options: { txs: { type: "string", default: "20000" }, concurrency: { type: "string", default: "32" }, batch: { type: "string", default: "100" } } });
 const TXS = Number(args.txs);
@@ -59,6 +60,9 @@ for (let i = 0; i < TXS; i += BATCH) bodies.push(JSON.stringify(sim.next(Math.mi
 const url = `http://127.0.0.1:${server.server!.port}/v1/ingest/helius`;
 let next = 0;
 const cpu0 = process.cpuUsage();
+const threads0 = threadCpu();
+const machine0 = machineCpu();
+const postgres0 = processCpu("postgres");
 const t0 = performance.now();
 await Promise.all(
   Array.from({ length: Number(args.concurrency) }, async () => {
@@ -70,9 +74,14 @@ await Promise.all(
 );
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
+const threads = threadCpuSince(threads0);
+const machine = machineCpu();
+const postgresMs = processCpu("postgres") - postgres0;
 console.log(`CPU ${round((cpu.user + cpu.system) / 1e6)} s over ${round(seconds)} s wall (${round((cpu.user + cpu.system) / 1e4 / seconds)}% of one core)`);
 const trades = Number((await query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n);
 console.log(`${TXS} transactions, ${trades} trades in ${round(seconds)} s: ${Math.round(trades / seconds)} trades/s; ${platform.metrics.batches} sink writes, ${round(platform.metrics.writeMs / 1000)} s writing`);
+console.log(`machine: ${round((100 * (machine.busy - machine0.busy)) / (machine.total - machine0.total))}% busy of ${navigator.hardwareConcurrency} cores; Postgres ${Math.round((postgresMs * 1000) / TXS)} µs per transaction`);
+console.log(`CPU per thread name (µs per transaction): ${threads.map(([n, ms]) => `${n} ${Math.round((ms * 1000) / TXS)}`).join(", ")}`);
 for (const [step, ms] of Object.entries(platform.metrics.stepMs)) console.log(`sink step ${step.padEnd(50)} ${String(round(ms / 1000)).padStart(7)} s`);
 for (const [label, s] of [...spent].sort((a, b) => b[1].ms - a[1].ms))
   console.log(`${label.padEnd(60)} ${String(round(s.ms / 1000)).padStart(7)} s  ${String(s.calls).padStart(6)} calls  ${s.rows} rows`);

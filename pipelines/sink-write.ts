@@ -11,6 +11,7 @@ import { newRowsOnly, storedSignatures } from "./gate";
 import { persistPools } from "./platform/registry";
 import { mirrorDirectory, upsertAgentsForPools } from "./agents-sink";
 import { bump } from "./metrics";
+import { release } from "./claims";
 import type { SinkDeps, WriteResult } from "./sink";
 
 /**
@@ -152,7 +153,7 @@ async function storeParked(sql: Sql, parked: Parked[]): Promise<void> {
  */
 function releaseInflight({ sql, log }: SinkDeps, sigs: string[], track: Track): void {
   track(
-    sql`DELETE FROM sink_inflight WHERE signature = ANY(${sigs}::text[])`.then(
+    release(sql, sigs).then(
       () => {},
       (err: unknown) => log.warn("could not remove in-flight marks; they only slow a redelivery of these transactions", { count: sigs.length, error: String(err) }),
     ),

@@ -8,6 +8,7 @@ import { toEnvelopes } from "../ingest/helius/handle";
 import { PoolRegistry } from "./platform/registry";
 import { createMetrics } from "./metrics";
 import { createFactSink } from "./sink";
+import { claimed } from "./claims";
 
 const SEED = 23;
 
@@ -67,8 +68,7 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     expect(final).toEqual(afterCrash);
     expect(final[0]).toMatchObject({ trades: String(expectedTrades), candle_trades: String(expectedTrades), market_trades: String(expectedTrades) });
     await sink.settled();
-    const inflight = await engines.sql`SELECT count(*)::int AS n FROM sink_inflight WHERE signature IN ${engines.sql(envelopes.map((e) => e.signature))}`;
-    expect(inflight[0]!.n).toBe(0);
+    expect(await claimed(engines.sql, envelopes.map((e) => e.signature))).toEqual(new Set());
 
     // And once recorded, another delivery changes nothing.
     await sink.write(envelopes);
@@ -118,7 +118,7 @@ describe("sink: a write that dies half-way, then redelivery", () => {
       apply(target, self, args: unknown[]) {
         const query = Reflect.apply(target, self, args) as Promise<unknown>;
         const text = Array.isArray(args[0]) ? (args[0] as string[]).join("?") : "";
-        if (delayed || !text.includes("INSERT INTO sink_inflight")) return query;
+        if (delayed || !text.includes("INSERT INTO sink_claims")) return query;
         delayed = true;
         return query.then(async (rows) => (await Bun.sleep(1500), rows));
       },

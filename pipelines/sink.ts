@@ -11,6 +11,7 @@ import type { TxEnvelope } from "./envelope";
 import type { PoolRegistry } from "./platform/registry";
 import type { PipelineMetrics } from "./metrics";
 import { writeBatch } from "./sink-write";
+import { claim } from "./claims";
 
 export type SinkDeps = { ch: ClickHouse; sql: Sql; registry: PoolRegistry; metrics: PipelineMetrics; log: Logger };
 export type WriteResult = { stored: number; duplicates: number; parked: number; dropped: number };
@@ -29,9 +30,9 @@ export class SinkOverloaded extends Error {}
  * promise settles when its rows are durable. Under load this turns many small
  * webhook calls into few large inserts, which is what ClickHouse wants.
  *
- * Each batch claims its signatures in Postgres (`sink_inflight`) as it arrives,
+ * Each batch claims its signatures in Postgres (`sink_claims`, claims.ts) as it arrives,
  * side by side with other callers and with the write in progress, so the claim
- * costs the serial write nothing. A signature whose mark was already there is
+ * costs the serial write nothing. A signature whose claim was already there is
  * "unclaimed": its facts are checked table by table before they are inserted.
  *
  * `maxEnvelopesPerWrite` bounds one write (and so the latency of the calls in it);
@@ -79,14 +80,6 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
     running = false;
   }
 
-  async function claim(batch: TxEnvelope[]): Promise<string[]> {
-    const sigs = [...new Set(batch.map((e) => e.signature))];
-    const claimed = await deps.sql<{ signature: string }[]>`
-      INSERT INTO sink_inflight (signature) SELECT unnest(${sigs}::text[]) ON CONFLICT DO NOTHING RETURNING signature`;
-    const mine = new Set(claimed.map((r) => r.signature));
-    return sigs.filter((s) => !mine.has(s));
-  }
-
   return {
     async write(batch) {
       if (batch.length === 0) return { stored: 0, duplicates: 0, parked: 0, dropped: 0 };
@@ -95,7 +88,7 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
       const claimedAt = failedWrites;
       let unclaimed: string[];
       try {
-        unclaimed = await claim(batch);
+        unclaimed = await claim(deps.sql, [...new Set(batch.map((e) => e.signature))]);
       } catch (err) {
         queued -= batch.length;
         throw err;
