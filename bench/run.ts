@@ -1,7 +1,8 @@
 /**
  * The benchmark: ingest throughput through the webhook against straight inserts,
  * freshness, and Data API latency/throughput at 1M and 10M trades over 10k agents.
- * Run: `npm run bench` (options: --txs 60000 --sizes 1000000,10000000 --seconds 3).
+ * Run: `npm run bench` (options: --txs 720000 --concurrency 64 --sizes 1000000,10000000 --seconds 3
+ * --samples 200 --kafka on --kafka-txs 60000 --backlog 200000).
  * Writes bench/results/latest.json and prints a Markdown table for the README.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -23,9 +24,13 @@ import { toEnvelopes } from "../ingest/helius/handle";
 import { measureUrl, peakRssMiB, percentile, resetPeakRss, round, settleRss } from "./measure";
 
 const { values: args } = parseArgs({
-  options: { kafka: { type: "string", default: "on" }, backlog: { type: "string", default: "200000" }, samples: { type: "string", default: "200" }, "board-ms": { type: "string", default: "5000" }, concurrency: { type: "string", default: "32" }, txs: { type: "string", default: "60000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
+  options: { kafka: { type: "string", default: "on" }, "kafka-txs": { type: "string", default: "60000" }, "direct-rows": { type: "string", default: "300000" }, backlog: { type: "string", default: "200000" }, samples: { type: "string", default: "200" }, "board-ms": { type: "string", default: "5000" }, concurrency: { type: "string", default: "64" }, txs: { type: "string", default: "720000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
 });
 const TXS = Number(args.txs);
+const KAFKA_TXS = Number(args["kafka-txs"]);
+/** the straight-insert comparison reuses up to this many of the ingested trade rows (a rate needs no more) */
+const DIRECT_ROWS = Number(args["direct-rows"]);
+const BATCH = 100;
 const SIZES = args.sizes!.split(",").map(Number);
 const SECONDS = Number(args.seconds);
 const CONCURRENCY = Number(args.concurrency);
@@ -53,40 +58,35 @@ const cachedServer = cached.app.listen({ port: 0, hostname: "127.0.0.1" });
 const base = `http://127.0.0.1:${uncachedServer.server!.port}`;
 const cachedBase = `http://127.0.0.1:${cachedServer.server!.port}`;
 
-// 1. Ingest through the webhook
-say(`generating ${TXS} simulated transactions`);
-const sim = createSimulator({ seed: 7, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - TXS, secondsPerTx: 1, pools: 200 });
-const BATCH = 100;
-const bodies: string[] = [];
-for (let i = 0; i < TXS; i += BATCH) bodies.push(JSON.stringify(sim.next(Math.min(BATCH, TXS - i))));
+const countTrades = async () => Number((await ch.query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n);
+
+// 1. Ingest through the webhook, sustained: the load generator is its own process (bench/webhook-load.ts)
 await resetPeakRss();
-const tradesBefore = Number((await ch.query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n);
-say(`posting ${bodies.length} webhook calls of ${BATCH}, ${CONCURRENCY} at a time`);
-const post = (body: string) =>
-  fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: SECRET, "content-type": "application/json" }, body }).then(async (r) => {
-    if (!r.ok) throw new Error(`webhook answered ${r.status}: ${await r.text()}`);
-  });
-const webhookLatency: number[] = [];
-let next = 0;
-const t0 = performance.now();
-await Promise.all(
-  Array.from({ length: CONCURRENCY }, async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++]!;
-      const t = performance.now();
-      await post(body);
-      webhookLatency.push(performance.now() - t);
-    }
-  }),
-);
-const ingestSeconds = (performance.now() - t0) / 1000;
-say(`sink writes: ${uncached.metrics.batches} for ${bodies.length} webhook calls, ${round(uncached.metrics.writeMs / 1000)} s writing of ${round(ingestSeconds)} s`);
-const tradesIngested = Number((await ch.query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n) - tradesBefore;
-webhookLatency.sort((a, b) => a - b);
+const tradesBefore = await countTrades();
+say(`posting ${TXS} simulated transactions in calls of 100, ${CONCURRENCY} at a time, from a separate process (it generates them first)`);
+const load = Bun.spawn([process.execPath, "run", join(import.meta.dir, "webhook-load.ts"), "--url", `${base}/v1/ingest/helius`, "--secret", SECRET, "--txs", String(TXS), "--concurrency", String(CONCURRENCY)], {
+  stdout: "pipe",
+  stderr: "inherit",
+});
+// the rate per 10-second window shows warm-up and whether it holds
+const windows: number[] = [];
+let windowTrades = tradesBefore;
+const windowTimer = setInterval(async () => {
+  const n = await countTrades();
+  if (n > windowTrades || windows.length) windows.push(Math.round((n - windowTrades) / 10));
+  windowTrades = n;
+}, 10_000);
+const loadResult = JSON.parse((await new Response(load.stdout).text()).trim().split("\n").at(-1) ?? "{}") as { seconds: number; calls: number; callP50ms: number; callP99ms: number };
+clearInterval(windowTimer);
+if ((await load.exited) !== 0) throw new Error("the webhook load generator failed");
+const ingestSeconds = loadResult.seconds;
+const ingestPeakRss = await peakRssMiB();
+say(`sink writes: ${uncached.metrics.batches} for ${loadResult.calls} webhook calls, ${round(uncached.metrics.writeMs / 1000)} s writing of ${round(ingestSeconds)} s; trades/s per 10 s window: ${windows.join(", ")}`);
+const tradesIngested = (await countTrades()) - tradesBefore;
 
 // Same rows straight into an identical schema (tables and views) in another database
 say("inserting the same rows straight into ClickHouse");
-const rows = await ch.query<Record<string, unknown>>("SELECT * EXCEPT at, toUnixTimestamp(at) AS at FROM trades");
+const rows = await ch.query<Record<string, unknown>>(`SELECT * EXCEPT at, toUnixTimestamp(at) AS at FROM trades LIMIT ${DIRECT_ROWS}`);
 await ch.command("CREATE DATABASE IF NOT EXISTS bench_direct");
 await ch.command("USE bench_direct");
 for (const f of migrationFiles("clickhouse")) for (const s of statements(f.text)) await ch.command(s);
@@ -98,25 +98,28 @@ const directSeconds = (performance.now() - t1) / 1000;
 out.ingest = {
   transactions: TXS,
   trades: tradesIngested,
-  webhookCalls: bodies.length,
+  webhookCalls: loadResult.calls,
+  concurrency: CONCURRENCY,
+  seconds: ingestSeconds,
   tradesPerSecondWebhook: Math.round(tradesIngested / ingestSeconds),
+  tradesPerSecondPerWindow: windows,
   transactionsPerSecondWebhook: Math.round(TXS / ingestSeconds),
   tradesPerSecondDirectInsert: Math.round(rows.length / directSeconds),
   ratioWebhookToDirect: round(tradesIngested / ingestSeconds / (rows.length / directSeconds), 3),
-  webhookCallP50ms: round(percentile(webhookLatency, 50)),
-  webhookCallP99ms: round(percentile(webhookLatency, 99)),
+  webhookCallP50ms: loadResult.callP50ms,
+  webhookCallP99ms: loadResult.callP99ms,
+  peakRssMiB: ingestPeakRss,
 };
-(out.ingest as Record<string, unknown>).peakRssMiB = await peakRssMiB();
 say(JSON.stringify(out.ingest));
 
 // 1b. The same through Kafka (real broker from infra/kafka/up), and a backlog drain
 if (args.kafka !== "off") {
   say("kafka phase");
-  const kafkaSim = createSimulator({ seed: 8, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - TXS, secondsPerTx: 1, pools: 200 });
+  const kafkaSim = createSimulator({ seed: 8, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - KAFKA_TXS, secondsPerTx: 1, pools: 200 });
   const kafkaBodies: string[] = [];
   let kafkaTrades = 0;
-  for (let i = 0; i < TXS; i += BATCH) {
-    const txs = kafkaSim.next(Math.min(BATCH, TXS - i));
+  for (let i = 0; i < KAFKA_TXS; i += BATCH) {
+    const txs = kafkaSim.next(Math.min(BATCH, KAFKA_TXS - i));
     kafkaTrades += toEnvelopes(JSON.parse(JSON.stringify(txs)), "simulator").flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
     kafkaBodies.push(JSON.stringify(txs));
   }
@@ -134,10 +137,15 @@ if (args.kafka !== "off") {
   say(JSON.stringify(out.kafka));
 }
 
-// 2. Freshness: webhook 200 → visible in /trades (uncached)
+// 2. Freshness: webhook 200 → visible in /trades (uncached); a few pools of its own, created by its first calls
 say("freshness");
+const sim = createSimulator({ seed: 10, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - 600, secondsPerTx: 1, pools: 5 });
+const post = (body: string) =>
+  fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: SECRET, "content-type": "application/json" }, body }).then(async (r) => {
+    if (!r.ok) throw new Error(`webhook answered ${r.status}: ${await r.text()}`);
+  });
 const fresh: number[] = [];
-for (let i = 0; i < 300 && fresh.length < 200; i++) {
+for (let i = 0; i < 400 && fresh.length < 200; i++) {
   const [tx] = sim.next(1);
   const trade = toEnvelopes([tx], "simulator")[0]!.facts.find((f) => f.kind === "trade");
   await post(JSON.stringify([tx]));
@@ -155,7 +163,6 @@ out.freshness = { samples: fresh.length, p50ms: round(percentile(fresh, 50)), p9
 say(JSON.stringify(out.freshness));
 
 // The load generator's own data is not the service's memory: drop it before the serving phases.
-bodies.length = 0;
 rows.length = 0;
 Bun.gc(true);
 
@@ -217,14 +224,14 @@ process.exit(0);
 
 function markdown(o: any): string {
   const lines = [
-    `Ingest: ${o.ingest.tradesPerSecondWebhook} trades/s through the webhook (${o.ingest.transactionsPerSecondWebhook} tx/s, ${o.ingest.trades} trades in ${o.ingest.webhookCalls} calls of 100 tx); straight inserts of the same rows: ${o.ingest.tradesPerSecondDirectInsert} trades/s; ratio ${o.ingest.ratioWebhookToDirect}. Webhook call p50 ${o.ingest.webhookCallP50ms} ms, p99 ${o.ingest.webhookCallP99ms} ms.`,
+    `Ingest: ${o.ingest.tradesPerSecondWebhook} trades/s through the webhook, sustained over ${o.ingest.seconds} s (${o.ingest.transactionsPerSecondWebhook} tx/s, ${o.ingest.trades} trades in ${o.ingest.webhookCalls} calls of 100 tx, ${o.ingest.concurrency} at a time; per 10 s window: ${o.ingest.tradesPerSecondPerWindow.join(", ")}); straight inserts of the same rows: ${o.ingest.tradesPerSecondDirectInsert} trades/s; ratio ${o.ingest.ratioWebhookToDirect}. Webhook call p50 ${o.ingest.webhookCallP50ms} ms, p99 ${o.ingest.webhookCallP99ms} ms.`,
     ...(o.kafka
       ? [
           `Through Kafka in the same run: the webhook accepted ${o.kafka.webhookAcceptedTradesPerSecond} trades/s (acknowledged by Kafka); end to end into ClickHouse ${o.kafka.endToEndTradesPerSecond} trades/s (in-process bus: ${o.ingest.tradesPerSecondWebhook}). A backlog of ${o.kafka.backlogTransactions.toLocaleString("en")} transactions (${o.kafka.backlogTrades.toLocaleString("en")} trades) drained in ${o.kafka.drainSeconds} s (${o.kafka.drainTradesPerSecond} trades/s).`,
         ]
       : []),
     `Freshness (webhook 200 → visible in /trades): p50 ${o.freshness.p50ms} ms, p99 ${o.freshness.p99ms} ms (${o.freshness.samples} samples).`,
-    `Peak RSS (whole process: server, client, chDB): ingest phase ${o.ingest.peakRssMiB} MiB; serving ${Object.entries(o.servingPeakRssMiB).map(([k, v]) => `${Number(k).toLocaleString("en")} trades ${v} MiB`).join(", ")} (at rest after each load: ${Object.entries(o.settledRssMiB ?? {}).map(([k, v]) => `${Number(k).toLocaleString("en")} trades ${v} MiB`).join(", ")}).`,
+    `Peak RSS of the service process (server and chDB; the webhook load generator runs in its own process): ingest phase ${o.ingest.peakRssMiB} MiB; serving ${Object.entries(o.servingPeakRssMiB).map(([k, v]) => `${Number(k).toLocaleString("en")} trades ${v} MiB`).join(", ")} (at rest after each load: ${Object.entries(o.settledRssMiB ?? {}).map(([k, v]) => `${Number(k).toLocaleString("en")} trades ${v} MiB`).join(", ")}).`,
     "",
     "| endpoint | trades | uncached p50 / p99 ms | uncached req/s | cached p50 / p99 ms | cached req/s |",
     "|---|---|---|---|---|---|",
