@@ -75,3 +75,21 @@ export async function loadTrades(ch: ClickHouse, opts: { offset: number; count: 
     );
   }
 }
+
+/**
+ * Waits until ClickHouse has had no merge running for two seconds (at most `maxSeconds`):
+ * a bulk load leaves minutes of merging behind, which would otherwise compete with the
+ * reads measured next for the two cores. Returns the seconds waited.
+ */
+export async function backgroundMergesSettled(ch: ClickHouse, maxSeconds = 300): Promise<number> {
+  const started = performance.now();
+  let quietSince = 0;
+  while (performance.now() - started < maxSeconds * 1000) {
+    const running = Number((await ch.query<{ n: string }>("SELECT count() AS n FROM system.merges"))[0]!.n);
+    if (running > 0) quietSince = 0;
+    else if (quietSince === 0) quietSince = performance.now();
+    else if (performance.now() - quietSince >= 2000) break;
+    await Bun.sleep(250);
+  }
+  return Math.round((performance.now() - started) / 1000);
+}

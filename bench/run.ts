@@ -2,7 +2,7 @@
  * The benchmark: ingest throughput through the webhook against straight inserts,
  * freshness, and Data API latency/throughput at 1M and 10M trades over 10k agents.
  * Run: `npm run bench` (options: --txs 720000 --concurrency 64 --sizes 1000000,10000000 --seconds 3
- * --samples 200 --kafka on --kafka-txs 60000 --backlog 200000).
+ * --samples 1000 --kafka on --kafka-txs 60000 --backlog 200000).
  * Writes bench/results/latest.json and prints a Markdown table for the README.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -17,14 +17,14 @@ import { createSolPriceService } from "../infra/sol-price";
 import { fixedPriceSourceTestDouble } from "../infra/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
-import { loadAgents, loadTrades } from "./dataset";
+import { backgroundMergesSettled, loadAgents, loadTrades } from "./dataset";
 import { kafkaPhase } from "./kafka";
 import { testKafkaBrokers, stopTestKafka } from "../infra/testing/kafka";
 import { toEnvelopes } from "../ingest/helius/handle";
 import { measureUrl, peakRssMiB, percentile, resetPeakRss, round, settleRss } from "./measure";
 
 const { values: args } = parseArgs({
-  options: { kafka: { type: "string", default: "on" }, "kafka-txs": { type: "string", default: "60000" }, "direct-rows": { type: "string", default: "300000" }, backlog: { type: "string", default: "200000" }, samples: { type: "string", default: "200" }, "board-ms": { type: "string", default: "5000" }, concurrency: { type: "string", default: "64" }, txs: { type: "string", default: "720000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
+  options: { kafka: { type: "string", default: "on" }, "kafka-txs": { type: "string", default: "60000" }, "direct-rows": { type: "string", default: "300000" }, backlog: { type: "string", default: "200000" }, samples: { type: "string", default: "1000" }, "board-ms": { type: "string", default: "5000" }, concurrency: { type: "string", default: "64" }, txs: { type: "string", default: "720000" }, sizes: { type: "string", default: "1000000,10000000" }, seconds: { type: "string", default: "3" } },
 });
 const TXS = Number(args.txs);
 const KAFKA_TXS = Number(args["kafka-txs"]);
@@ -68,14 +68,21 @@ const load = Bun.spawn([process.execPath, "run", join(import.meta.dir, "webhook-
   stdout: "pipe",
   stderr: "inherit",
 });
-// the rate per 10-second window shows warm-up and whether it holds
+// the rate per 10-second window shows warm-up and whether it holds; windows start with the first stored trade
 const windows: number[] = [];
 let windowTrades = tradesBefore;
+let windowStart = 0;
 const windowTimer = setInterval(async () => {
   const n = await countTrades();
-  if (n > windowTrades || windows.length) windows.push(Math.round((n - windowTrades) / 10));
+  if (windowStart === 0) {
+    if (n > tradesBefore) (windowStart = performance.now()), (windowTrades = n);
+    return;
+  }
+  if (performance.now() - windowStart < 10_000) return;
+  windows.push(Math.round(((n - windowTrades) * 1000) / (performance.now() - windowStart)));
+  windowStart = performance.now();
   windowTrades = n;
-}, 10_000);
+}, 250);
 const loadResult = JSON.parse((await new Response(load.stdout).text()).trim().split("\n").at(-1) ?? "{}") as { seconds: number; calls: number; callP50ms: number; callP99ms: number };
 clearInterval(windowTimer);
 if ((await load.exited) !== 0) throw new Error("the webhook load generator failed");
@@ -194,6 +201,9 @@ for (const size of SIZES) {
   loaded = size;
   Bun.gc(true);
   // the bulk load is the benchmark's own doing: let chDB hand its memory back before measuring serving
+  const merging = await backgroundMergesSettled(ch);
+  say(`background merges of the load done after ${merging} s`);
+  ((out.mergeWaitSeconds ??= {}) as Record<string, number>)[String(size)] = merging;
   const settled = await settleRss();
   say(`RSS settled at ${settled} MiB after the load`);
   ((out.settledRssMiB ??= {}) as Record<string, number>)[String(size)] = settled;
