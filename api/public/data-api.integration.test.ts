@@ -1,6 +1,7 @@
 import { describe, expect, test, beforeAll } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { testPlatform, registryWith, FIXTURES } from "../../infra/testing/platform";
+import { DEFAULT_ACTIVITY_KINDS } from "./model";
 
 // Its own config and mints: the fixtures are re-keyed so this file does not share rows with others.
 const CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew";
@@ -128,6 +129,25 @@ describe("Data API /v1/public", () => {
     const global = await p.call("/v1/public/activity?kinds=launch");
     expect(global.status).toBe(200);
     expect(global.body.items.some((i: any) => i.mint === MINT && i.kind === "launch")).toBe(true);
+  });
+
+  test("activity pages, one item at a time, join into the single page (stored kinds and trades mixed, per agent and global)", async () => {
+    const kinds = [...DEFAULT_ACTIVITY_KINDS, "trade"].join(",");
+    for (const path of [`/v1/public/agents/${MINT}/activity?kinds=${kinds}`, `/v1/public/activity?kinds=${kinds}`]) {
+      const whole = (await p.call(`${path}&limit=50`)).body.items.map((i: any) => i.id);
+      expect(whole.length).toBeGreaterThan(3);
+      expect(new Set(whole.map((id: string) => id.split(":")[0])).size).toBeGreaterThan(1); // trades and stored kinds
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await p.call(`${path}&limit=1${cursor ? `&cursor=${cursor}` : ""}`);
+        expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
+        const page: any = res.body;
+        paged.push(...page.items.map((i: any) => i.id));
+        cursor = page.nextCursor;
+      } while (cursor && paged.length <= whole.length);
+      expect(paged.slice(0, whole.length)).toEqual(whole);
+    }
   });
 
   test("stats", async () => {

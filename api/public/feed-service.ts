@@ -21,14 +21,14 @@ export async function assertPublicAgent(deps: PublicDeps, mint: string): Promise
 }
 
 export async function listTrades(deps: PublicDeps, mint: string, q: { limit: number; cursor?: string }) {
-  await assertPublicAgent(deps, mint);
   const pos = decodeCursor(`trades:${mint}`, q.cursor, ["string", "string", "number", "number"]);
-  const rows = await deps.ch.query<TradeRow>(
+  // the agent check (Postgres) runs beside the read; a 404 drops the read's answer
+  const [, rows] = await Promise.all([assertPublicAgent(deps, mint), deps.ch.query<TradeRow>(
     `SELECT ${TRADE_COLUMNS} FROM trades WHERE mint = {mint:String}
      ${pos ? "AND (slot, signature, ix, inner) < (toUInt64({s:String}), {g:String}, {i:UInt16}, {n:Int16})" : ""}
      ORDER BY slot DESC, signature DESC, ix DESC, inner DESC LIMIT {limit:UInt32}`,
     { mint, limit: q.limit + 1, ...(pos ? { s: pos[0], g: pos[1], i: pos[2], n: pos[3] } : {}) },
-  );
+  )]);
   const solUsd = (await deps.price.current())?.usd ?? deps.price.lastKnown()?.usd ?? 0;
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
@@ -77,7 +77,6 @@ type ActivityRow = { mint: string; at_ms: string; id: string; kind: string; text
  * part can be read in key order and cut at the page size.
  */
 export async function listActivity(deps: PublicDeps, mint: string | null, q: { kinds?: string[]; limit: number; cursor?: string }) {
-  if (mint) await assertPublicAgent(deps, mint);
   const kinds = (q.kinds ?? DEFAULT_ACTIVITY_KINDS) as ActivityKind[];
   const list = `activity:${mint ?? "*"}:${[...kinds].sort().join(",")}`;
   const pos = decodeCursor(list, q.cursor, ["number", "string"]);
@@ -86,7 +85,9 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
   const mintFilter = mint ? "mint = {mint:String}" : "1";
   if (stored.length)
     parts.push(`SELECT mint, toUnixTimestamp64Milli(at) AS at_ms, id, toString(kind) AS kind, text, body, data, links
-                FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}`);
+                FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}
+                ${pos ? "AND (toUnixTimestamp64Milli(at), id) < ({pa:Int64}, {pi:String})" : ""}
+                ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`);
   if (kinds.includes("trade"))
     parts.push(`SELECT mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms,
                   concat('trade:', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner)) AS id, 'trade' AS kind,
@@ -96,12 +97,16 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
                 ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC"}
                 LIMIT {inner_limit:UInt32}`);
   if (parts.length === 0) return { items: [], nextCursor: null };
-  const rows = await deps.ch.query<ActivityRow>(
-    `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
-     ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
-     ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
-    { mint, kinds: stored, limit: q.limit + 1, inner_limit: q.limit + 64, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
-  );
+  // the agent check (Postgres) runs beside the read; a 404 drops the read's answer
+  const [, rows] = await Promise.all([
+    mint ? assertPublicAgent(deps, mint) : null,
+    deps.ch.query<ActivityRow>(
+      `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
+       ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
+       ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
+      { mint, kinds: stored, limit: q.limit + 1, inner_limit: q.limit + 64, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
+    ),
+  ]);
   const page = rows.slice(0, q.limit);
   const agents = await agentSummaries(deps, [...new Set(page.map((r) => r.mint))]);
   const last = page.at(-1);

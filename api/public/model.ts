@@ -1,6 +1,7 @@
 /**
  * Query schemas of the Data API (valibot) and the opaque cursor format.
  */
+import { createHash } from "node:crypto";
 import * as v from "valibot";
 import { validationError, ApiError } from "../errors";
 
@@ -57,9 +58,16 @@ export const MintParam = v.object({ mint: base58Mint });
 export { parseOrThrow } from "../errors";
 
 /** Opaque cursors: base64url JSON bound to the list they came from. */
+/**
+ * A cursor names its list by a short hash of the list's key (e.g. an activity feed's mint
+ * and kinds), so a long `kinds` list does not push it past the 512 characters the API
+ * accepts; cursors made before carried the key itself and are still read.
+ */
 export function encodeCursor(list: string, position: (string | number)[]): string {
-  return Buffer.from(JSON.stringify({ l: list, p: position })).toString("base64url");
+  return Buffer.from(JSON.stringify({ l: listTag(list), p: position })).toString("base64url");
 }
+
+const listTag = (list: string) => createHash("sha256").update(list).digest("base64url").slice(0, 16);
 
 export function decodeCursor(list: string, raw: string | undefined, shape: ("string" | "number")[]): (string | number)[] | null {
   if (raw === undefined) return null;
@@ -71,7 +79,7 @@ export function decodeCursor(list: string, raw: string | undefined, shape: ("str
     throw bad();
   }
   const p = parsed?.p;
-  if (parsed?.l !== list || !Array.isArray(p) || p.length !== shape.length || !p.every((x, i) => typeof x === shape[i])) throw bad();
+  if ((parsed?.l !== listTag(list) && parsed?.l !== list) || !Array.isArray(p) || p.length !== shape.length || !p.every((x, i) => typeof x === shape[i])) throw bad();
   return p as (string | number)[];
 }
 
