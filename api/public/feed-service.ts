@@ -97,9 +97,9 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
                 ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC"}
                 LIMIT {inner_limit:UInt32}`);
   if (parts.length === 0) return { items: [], nextCursor: null };
-  // the agent check (Postgres) runs beside the read; a 404 drops the read's answer
-  const [, rows] = await Promise.all([
-    mint ? assertPublicAgent(deps, mint) : null,
+  // the agent check (Postgres, which also gives the agent's summary) runs beside the read; a 404 drops the read's answer
+  const [agent, rows] = await Promise.all([
+    mint ? publicAgentSummary(deps, mint) : null,
     deps.ch.query<ActivityRow>(
       `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
        ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
@@ -108,7 +108,7 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
     ),
   ]);
   const page = rows.slice(0, q.limit);
-  const agents = await agentSummaries(deps, [...new Set(page.map((r) => r.mint))]);
+  const agents = agent && mint ? new Map([[mint, agent]]) : await agentSummaries(deps, [...new Set(page.map((r) => r.mint))]);
   const last = page.at(-1);
   return {
     items: page.map((r) => activityItem(r, agents.get(r.mint), deps.configs)),
@@ -117,6 +117,14 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
 }
 
 type Summary = { name: string; symbol: string; imageUrl: string; category: string };
+
+/** One agent's summary for its own feed; 404 when there is no public agent with this mint. */
+async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<Summary> {
+  const [row] = await deps.sql<{ hidden: boolean; name: string; symbol: string; image_url: string; category: string }[]>`
+    SELECT hidden, COALESCE(NULLIF(name, ''), coin_name) AS name, symbol, image_url, category FROM agents WHERE mint = ${mint}`;
+  if (!row || row.hidden) throw notFound(`no public agent with mint ${mint}`);
+  return { name: row.name, symbol: row.symbol, imageUrl: row.image_url, category: row.category };
+}
 
 async function agentSummaries(deps: PublicDeps, mints: string[]): Promise<Map<string, Summary>> {
   if (mints.length === 0) return new Map();
