@@ -44,14 +44,14 @@ export async function startTransactionConsumer(deps: {
   await producer.connect();
   const consumer = kafka.consumer({ groupId: deps.groupId, heartbeatInterval: 3000, sessionTimeout: 30_000, allowAutoTopicCreation: false });
   const topic = deps.topic ?? TOPICS.transactions;
-  // a thrown batch (sink or dead-letter write failed) restarts the consumer from the last commit
-  consumer.on(consumer.events.CRASH, (e) =>
-    log.error("consumer stopped on an error; it restarts from the last committed offset", {
-      err: e.payload.error?.message,
-      restart: e.payload.restart,
-      groupId: e.payload.groupId,
-    }),
-  );
+  // a thrown batch (sink or dead-letter write failed) or a retriable broker error (e.g. the group
+  // coordinator still loading) restarts the consumer from the last commit: a warning; a crash
+  // kafkajs does not restart from is an error
+  consumer.on(consumer.events.CRASH, (e) => {
+    const fields = { err: e.payload.error?.message, restart: e.payload.restart, groupId: e.payload.groupId };
+    if (e.payload.restart) log.warn("consumer hit an error; it restarts from the last committed offset", fields);
+    else log.error("consumer stopped on an error and will not restart; restart the process", fields);
+  });
   await consumer.connect();
   await consumer.subscribe({ topics: [topic], fromBeginning: true });
   await consumer.run({
