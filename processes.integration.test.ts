@@ -24,6 +24,18 @@ function spawnProcess(entry: string, env: Record<string, string>) {
   });
 }
 
+/** Waits for /readyz; if the process never gets there, stops it and fails with what it printed. */
+async function ready(name: string, proc: ReturnType<typeof spawnProcess>, base: string) {
+  try {
+    await until(`${name} ready`, async () => ((await fetch(`${base}/readyz`).catch(() => null))?.ok ? true : undefined));
+  } catch (err) {
+    proc.kill("SIGKILL");
+    await proc.exited;
+    const printed = `${await new Response(proc.stdout).text()}${await new Response(proc.stderr).text()}`;
+    throw new Error(`${(err as Error).message}; exit code ${proc.exitCode}; it printed:\n${printed}`);
+  }
+}
+
 async function stop(proc: ReturnType<typeof spawnProcess>) {
   proc.kill("SIGTERM");
   const code = await proc.exited;
@@ -42,7 +54,7 @@ describe("scaled-mode processes", () => {
       HELIUS_WEBHOOK_SECRET: SECRET,
     });
     const base = `http://127.0.0.1:${port}`;
-    await until("ingest ready", async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined));
+    await ready("ingest", ingest, base);
     const fixture = JSON.parse(readFileSync(`${FIXTURES}helius-devnet/dbc-buy.enhanced.json`, "utf8"));
     const res = await fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: SECRET }, body: JSON.stringify([fixture]) });
     expect(res.status).toBe(200);
@@ -67,7 +79,7 @@ describe("scaled-mode processes", () => {
     });
     const base = `http://127.0.0.1:${port}`;
     try {
-      await until("api ready", async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined));
+      await ready("api", api, base);
       const configs = await fetch(`${base}/v1/public/configs`);
       expect(configs.status).toBe(200);
       expect((await configs.json()).items.map((c: { role: string }) => c.role)).toEqual(["launch", "stock", "legacy"]);
@@ -105,7 +117,7 @@ describe("scaled-mode processes", () => {
         VAULT_ENCRYPTION_KEY: Buffer.from(p.config.launch.vaultEncryptionKey!).toString("base64"),
       });
       const base = `http://127.0.0.1:${port}`;
-      await until("agents ready", async () => ((await fetch(`${base}/readyz`).catch(() => null))?.ok ? true : undefined));
+      await ready("agents", agents, base);
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       p.rpc.setSignatureStatus(submitted.body.signature, "confirmed");
       const status = await until("launch confirmed by the agents process", async () => {

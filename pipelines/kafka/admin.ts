@@ -5,7 +5,23 @@
 import type { Kafka } from "kafkajs";
 import { TOPICS, dlqTopic } from "./topics";
 
-export async function ensureTopics(kafka: Kafka, opts: { partitions: number; replication: number; topics?: string[] }): Promise<string[]> {
+/**
+ * A broker that has just started can refuse topic creation for a few seconds (its controller
+ * or the new partitions' leaders not ready yet): start-up retries with backoff for about 30 s
+ * before giving up with the broker's last answer.
+ */
+export async function ensureTopics(kafka: Kafka, opts: { partitions: number; replication: number; topics?: string[] }, attempts = 8): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createMissingTopics(kafka, opts);
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      await Bun.sleep(Math.min(500 * 2 ** (attempt - 1), 5000));
+    }
+  }
+}
+
+async function createMissingTopics(kafka: Kafka, opts: { partitions: number; replication: number; topics?: string[] }): Promise<string[]> {
   const admin = kafka.admin();
   await admin.connect();
   try {
