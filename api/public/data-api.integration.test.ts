@@ -95,6 +95,18 @@ describe("Data API /v1/public", () => {
     }
   });
 
+  test("a hidden agent's trades and activity are 404 too", async () => {
+    await p.engines.sql`UPDATE agents SET hidden = true WHERE mint = ${MINT}`;
+    try {
+      for (const suffix of ["/trades", "/activity", "/activity?kinds=trade"]) {
+        const r = await p.call(`/v1/public/agents/${MINT}${suffix}`);
+        expect({ suffix, status: r.status, code: r.body.error?.code }).toEqual({ suffix, status: 404, code: "NOT_FOUND" });
+      }
+    } finally {
+      await p.engines.sql`UPDATE agents SET hidden = false WHERE mint = ${MINT}`;
+    }
+  });
+
   test("trades paginate newest first with opaque cursors and the page cache times", async () => {
     const first = await p.call(`/v1/public/agents/${MINT}/trades?limit=1`);
     expect(first.headers.get("cache-control")).toBe("public, max-age=2");

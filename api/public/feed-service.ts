@@ -15,15 +15,10 @@ export type TradeRow = {
 const TRADE_COLUMNS = `mint, signature, ix, inner, toString(slot) AS slot_text, at, side, trader, toString(amount_quote) AS amount_quote,
   toString(amount_base) AS amount_base, base_decimals, price_sol, quote_mint`;
 
-export async function assertPublicAgent(deps: PublicDeps, mint: string): Promise<void> {
-  const [row] = await deps.sql`SELECT hidden FROM agents WHERE mint = ${mint}`;
-  if (!row || row.hidden) throw notFound(`no public agent with mint ${mint}`);
-}
-
 export async function listTrades(deps: PublicDeps, mint: string, q: { limit: number; cursor?: string }) {
   const pos = decodeCursor(`trades:${mint}`, q.cursor, ["string", "string", "number", "number"]);
   // the agent check (Postgres) runs beside the read; a 404 drops the read's answer
-  const [, rows] = await Promise.all([assertPublicAgent(deps, mint), deps.ch.query<TradeRow>(
+  const [, rows] = await Promise.all([publicAgentSummary(deps, mint), deps.ch.query<TradeRow>(
     `SELECT ${TRADE_COLUMNS} FROM trades WHERE mint = {mint:String}
      ${pos ? "AND (slot, signature, ix, inner) < (toUInt64({s:String}), {g:String}, {i:UInt16}, {n:Int16})" : ""}
      ORDER BY slot DESC, signature DESC, ix DESC, inner DESC LIMIT {limit:UInt32}`,
@@ -118,19 +113,22 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
 
 type Summary = { name: string; symbol: string; imageUrl: string; category: string };
 
-/** One agent's summary for its own feed; 404 when there is no public agent with this mint. */
+/** An agent's summary for its own trades or feed; 404 when there is no public agent with this mint. */
 async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<Summary> {
-  const [row] = await deps.sql<{ hidden: boolean; name: string; symbol: string; image_url: string; category: string }[]>`
-    SELECT hidden, COALESCE(NULLIF(name, ''), coin_name) AS name, symbol, image_url, category FROM agents WHERE mint = ${mint}`;
-  if (!row || row.hidden) throw notFound(`no public agent with mint ${mint}`);
-  return { name: row.name, symbol: row.symbol, imageUrl: row.image_url, category: row.category };
+  const agent = (await agentRows(deps, [mint])).get(mint);
+  if (!agent || agent.hidden) throw notFound(`no public agent with mint ${mint}`);
+  return agent.summary;
 }
 
 async function agentSummaries(deps: PublicDeps, mints: string[]): Promise<Map<string, Summary>> {
+  return new Map([...(await agentRows(deps, mints))].map(([mint, a]) => [mint, a.summary]));
+}
+
+async function agentRows(deps: PublicDeps, mints: string[]): Promise<Map<string, { hidden: boolean; summary: Summary }>> {
   if (mints.length === 0) return new Map();
-  const rows = await deps.sql<{ mint: string; name: string; symbol: string; image_url: string; category: string }[]>`
-    SELECT mint, COALESCE(NULLIF(name, ''), coin_name) AS name, symbol, image_url, category FROM agents WHERE mint IN ${deps.sql(mints)}`;
-  return new Map(rows.map((r) => [r.mint, { name: r.name, symbol: r.symbol, imageUrl: r.image_url, category: r.category }]));
+  const rows = await deps.sql<{ mint: string; hidden: boolean; name: string; symbol: string; image_url: string; category: string }[]>`
+    SELECT mint, hidden, COALESCE(NULLIF(name, ''), coin_name) AS name, symbol, image_url, category FROM agents WHERE mint IN ${deps.sql(mints)}`;
+  return new Map(rows.map((r) => [r.mint, { hidden: r.hidden, summary: { name: r.name, symbol: r.symbol, imageUrl: r.image_url, category: r.category } }]));
 }
 
 function activityItem(r: ActivityRow, agent: Summary | undefined, configs: ConfigRegistry) {

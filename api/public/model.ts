@@ -57,11 +57,11 @@ export const MintParam = v.object({ mint: base58Mint });
 
 export { parseOrThrow } from "../errors";
 
-/** Opaque cursors: base64url JSON bound to the list they came from. */
 /**
- * A cursor names its list by a short hash of the list's key (e.g. an activity feed's mint
- * and kinds), so a long `kinds` list does not push it past the 512 characters the API
- * accepts; cursors made before carried the key itself and are still read.
+ * Opaque cursors: base64url JSON bound to the list they came from. A cursor names its
+ * list by a short hash of the list's key (e.g. an activity feed's mint and kinds), so a
+ * long `kinds` list does not push it past the 512 characters the API accepts; cursors
+ * made before carried the key itself and are still read.
  */
 export function encodeCursor(list: string, position: (string | number)[]): string {
   return Buffer.from(JSON.stringify({ l: listTag(list), p: position })).toString("base64url");
