@@ -2,8 +2,9 @@ import { describe, expect, test } from "bun:test";
 import bs58 from "bs58";
 import { normalizeRpcTransaction, normalizeWebhookTransaction } from "./normalize";
 import type { ChainTransaction } from "./transaction";
+import { FIXTURES_URL } from "../infra/testing/fixtures";
 
-const DIR = new URL("../../shared/fixtures/helius-devnet/", import.meta.url);
+const DIR = new URL("helius-devnet/", FIXTURES_URL);
 const read = async (name: string): Promise<any> => JSON.parse(await Bun.file(new URL(name, DIR)).text());
 const clone = <T>(v: T): T => structuredClone(v);
 

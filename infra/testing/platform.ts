@@ -13,7 +13,8 @@ import { decodePoolConfig } from "../../ingest/decoders/accounts";
 import { configRegistry, toPlatformConfig, type ConfigRegistry, type DecodedPoolConfig } from "../../pipelines/platform/configs";
 
 export const TEST_WEBHOOK_SECRET = "test-webhook-secret-0123456789";
-export const FIXTURES = new URL("../../../shared/fixtures/", import.meta.url).pathname;
+export { FIXTURES_DIR as FIXTURES } from "./fixtures";
+import { FIXTURES_DIR as FIXTURES } from "./fixtures";
 
 /** Test double: a price source that always answers `usd`, labeled as the exchange source. */
 export function fixedPriceSourceTestDouble(usd: number): PriceSource {

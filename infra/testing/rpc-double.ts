@@ -18,6 +18,7 @@ import { readFileSync } from "node:fs";
 import { VersionedTransaction } from "@solana/web3.js";
 import bs58 from "bs58";
 import { verifyEd25519 } from "../solana-tx/verify";
+import { FIXTURES_URL } from "./fixtures";
 
 export type FakeAccount = { lamports: number; data: Uint8Array; owner?: string };
 
@@ -51,7 +52,7 @@ const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
  * Token program, an initialized 82-byte mint with 9 decimals). Merge into the double's map.
  */
 export function launchFixtureAccounts(configAddresses: string[]): Map<string, FakeAccount> {
-  const config = new Uint8Array(readFileSync(new URL("../../../shared/fixtures/mainnet-accounts/dbc-pool-config.fee-in-both.bin", import.meta.url)));
+  const config = new Uint8Array(readFileSync(new URL("mainnet-accounts/dbc-pool-config.fee-in-both.bin", FIXTURES_URL)));
   const mint = new Uint8Array(82);
   mint[44] = 9; // decimals
   mint[45] = 1; // is_initialized

@@ -1,8 +1,9 @@
 import { expect, test } from "bun:test";
 import { decodePoolConfig, decodeVirtualPool } from "./accounts";
 import { DBC } from "./program-coder";
+import { FIXTURES_URL } from "../../infra/testing/fixtures";
 
-const DIR = new URL("../../../shared/fixtures/mainnet-accounts/", import.meta.url);
+const DIR = new URL("mainnet-accounts/", FIXTURES_URL);
 const bytes = async (name: string) => new Uint8Array(await Bun.file(new URL(name, DIR)).arrayBuffer());
 const s = (v: { toString(): string }) => v.toString();
 

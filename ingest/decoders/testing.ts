@@ -1,5 +1,5 @@
 /**
- * Test support: loading the shared fixtures and building synthetic instructions with the
+ * Test support: loading the repository's chain fixtures and building synthetic instructions with the
  * same Anchor coders (for facts no fixture contains). Not used by production code.
  */
 import { PublicKey } from "@solana/web3.js";
@@ -9,8 +9,8 @@ import { normalizeWebhookTransaction } from "../normalize";
 import { EVENT_IX_TAG } from "./event-cpi";
 import type { ProgramCoder } from "./program-coder";
 
-/** `shared/` is a sibling of the repo directory (CI clones it there). */
-export const FIXTURES = new URL("../../../shared/fixtures/", import.meta.url);
+export { FIXTURES_URL as FIXTURES } from "../../infra/testing/fixtures";
+import { FIXTURES_URL as FIXTURES } from "../../infra/testing/fixtures";
 
 export async function readFixture(name: string): Promise<any> {
   return JSON.parse(await Bun.file(new URL(`helius-devnet/${name}`, FIXTURES)).text());

@@ -8,6 +8,7 @@ import bs58 from "bs58";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createCodecs, EVENT_IX_TAG } from "./encode";
+import { FIXTURES_DIR } from "../../infra/testing/fixtures";
 import { createSimulator, fixtureSimConfigs, decodeFixturePoolConfig } from "./index";
 import { sdkPoolConfig } from "./dbc";
 
@@ -18,7 +19,6 @@ const IDLS: Record<string, Idl> = {
 };
 const CODERS = Object.fromEntries(Object.entries(IDLS).map(([id, idl]) => [id, new BorshCoder(idl)]));
 const TAG = Buffer.from(EVENT_IX_TAG).toString("hex");
-const SHARED = join(import.meta.dir, "../../../shared/fixtures");
 
 describe("encoding", () => {
   test("every event and instruction round-trips through Anchor's decoder with the SDK IDLs", () => {
@@ -60,7 +60,7 @@ describe("encoding", () => {
     const byProgram: Record<string, typeof codecs.dbc> = { [codecs.dbc.programId]: codecs.dbc, [codecs.damm.programId]: codecs.damm };
     let checked = 0;
     for (const file of ["dbc-buy.enhanced.json", "dbc-sell.enhanced.json", "dbc-migrate-damm-v2.enhanced.json"]) {
-      const tx = JSON.parse(readFileSync(join(SHARED, "helius-devnet", file), "utf8"));
+      const tx = JSON.parse(readFileSync(join(FIXTURES_DIR, "helius-devnet", file), "utf8"));
       for (const outer of tx.instructions)
         for (const ins of outer.innerInstructions) {
           const codec = byProgram[ins.programId];
@@ -78,7 +78,7 @@ describe("encoding", () => {
 
   test("instruction accounts follow the IDL order (checked against the devnet swap)", () => {
     const codecs = createCodecs();
-    const tx = JSON.parse(readFileSync(join(SHARED, "helius-devnet", "dbc-buy.enhanced.json"), "utf8"));
+    const tx = JSON.parse(readFileSync(join(FIXTURES_DIR, "helius-devnet", "dbc-buy.enhanced.json"), "utf8"));
     const swap = tx.instructions.find((i: any) => i.programId === codecs.dbc.programId);
     const names = (DynamicBondingCurveIdl.instructions.find((i) => i.name === "swap")!.accounts as { name: string }[]).map((a) => a.name);
     const given = Object.fromEntries(names.map((n, i) => [n, swap.accounts[i]]));
@@ -90,7 +90,7 @@ describe("encoding", () => {
     const bytes = readFileSync(join(import.meta.dir, "fixtures", "dbc-pool-config.fee-in-both.bin"));
     const camel = new BorshAccountsCoder(convertIdlToCamelCase(DynamicBondingCurveIdl as unknown as Idl));
     const reference = camel.decode("poolConfig", bytes);
-    const pool = camel.decode("virtualPool", readFileSync(join(SHARED, "mainnet-accounts", "dbc-virtual-pool.fee-in-both.bin")));
+    const pool = camel.decode("virtualPool", readFileSync(join(FIXTURES_DIR, "mainnet-accounts", "dbc-virtual-pool.fee-in-both.bin")));
     const mine = sdkPoolConfig(decodeFixturePoolConfig());
     for (const [buy, amount] of [[true, 250_000_000], [false, 3_000_000_000_000]] as const) {
       const a = swapQuoteExactIn(pool, reference, !buy, new BN(amount), 0, false, new BN(1_752_700_000), false);
