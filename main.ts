@@ -7,16 +7,16 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { createLogger } from "./infra/log";
-import { configOrExit, onShutdown, openEngines, platformConfigs } from "./infra/boot";
+import { configOrExit, onShutdown, openEngines, platformConfigs } from "./compose/boot";
 import { createSolanaRpc } from "./infra/solana-rpc";
-import { wirePlatform } from "./infra/wiring";
+import { wirePlatform } from "./compose/wiring";
 import { createSimulator, runSimulator } from "./ingest/simulator";
 import { readProgress, writeProgress } from "./ingest/simulator/progress";
 import { startAgentBackground } from "./agents/background";
 import { createKafkaBus, kafkaClient } from "./pipelines/kafka/bus";
 import { consumerLag, ensureTopics } from "./pipelines/kafka/admin";
 import { startTransactionConsumer } from "./pipelines/kafka/consumer";
-import { scheduleReconciliation } from "./pipelines/reconcile";
+import { scheduleReconciliation } from "./ingest/reconcile/reconcile";
 import { createChainReader } from "./ingest/backfill/rpc";
 
 const config = configOrExit();

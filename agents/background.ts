@@ -10,10 +10,10 @@ import type { Config } from "../infra/config";
 import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
 import type { SolanaRpc } from "../infra/solana-rpc";
-import { refreshWalletBalances, USDC_MINT } from "../pipelines/wallets";
-import { refreshCoinMetadata } from "../pipelines/metadata";
+import { refreshWalletBalances, USDC_MINT } from "./wallets";
+import { refreshCoinMetadata } from "./metadata";
 import { scheduleLaunchTracker } from "../api/launches/tracker";
-import type { LaunchPlatform } from "../infra/wiring";
+import type { LaunchPlatform } from "../compose/wiring";
 
 export type BackgroundJobs = { names: string[]; stop(): void };
 

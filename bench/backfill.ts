@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { freshEngines } from "../infra/testing/engines";
 import { startRpcTestDouble } from "../infra/testing/rpc-double";
 import { createChainReader, runBackfill } from "../ingest/backfill";
-import { inProcessStore, simulatedChain, storedCounts } from "../ingest/backfill/test-chain";
+import { inProcessStore, simulatedChain, storedCounts } from "../compose/testing/test-chain";
 
 const { values: args } = parseArgs({
   options: {

@@ -3,7 +3,7 @@
  * hands each batch straight to the sink, so `publish` resolves only once the
  * batch is stored. The Kafka bus (scaled mode) implements the same interface.
  */
-import type { TxEnvelope } from "./envelope";
+import type { TxEnvelope } from "../ingest/contract/envelope";
 import type { FactSink } from "./sink";
 
 export interface Bus {

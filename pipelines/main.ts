@@ -4,14 +4,14 @@
  * the rows are stored. Scale by partitions: run up to one process per partition.
  */
 import { createLogger } from "../infra/log";
-import { configOrExit, healthServer, onShutdown, openEngines, platformConfigs } from "../infra/boot";
+import { configOrExit, healthServer, onShutdown, openEngines, platformConfigs } from "../compose/boot";
 import { createSolanaRpc } from "../infra/solana-rpc";
-import { enginesReady } from "../infra/wiring";
+import { enginesReady } from "../compose/wiring";
 import { PoolRegistry } from "./platform/registry";
 import { createFactSink } from "./sink";
 import { createMetrics, prometheusText } from "./metrics";
 import { createKafkaBus, kafkaClient } from "./kafka/bus";
-import { scheduleReconciliation } from "./reconcile";
+import { scheduleReconciliation } from "../ingest/reconcile/reconcile";
 import { createChainReader } from "../ingest/backfill/rpc";
 import { consumerLag, ensureTopics } from "./kafka/admin";
 import { startTransactionConsumer, type ConsumerStats } from "./kafka/consumer";

@@ -1,8 +1,8 @@
 /**
  * Pure step: accepted platform facts → ClickHouse rows, one array per table.
  */
-import type { Fact, PoolCreated } from "../ingest/facts";
-import { priceFromSqrt, type PlatformConfig } from "./platform/configs";
+import type { Fact, PoolCreated } from "../ingest/contract/facts";
+import { priceFromSqrt, type PlatformConfig } from "../ingest/contract/configs";
 
 export type Rows = {
   trades: Record<string, unknown>[];

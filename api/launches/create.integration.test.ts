@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, randomUUID } from "node:crypto";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
-import { launchTestPlatform, newIdempotencyKey, LAUNCH_CONFIG } from "../../infra/testing/launch";
+import { launchTestPlatform, newIdempotencyKey, LAUNCH_CONFIG } from "../../compose/testing/launch";
 import { createApiKey, revokeApiKey } from "./api-keys";
 
 // POST /v1/launches: what a create builds, idempotency, and every refusal. Real SDK-built

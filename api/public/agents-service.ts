@@ -6,7 +6,7 @@
 import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
 import type { SolPriceService } from "../../infra/sol-price";
-import { formatUnits, priceFromSqrt, type ConfigRegistry, type PlatformConfig } from "../../pipelines/platform/configs";
+import { formatUnits, priceFromSqrt, type ConfigRegistry, type PlatformConfig } from "../../ingest/contract/configs";
 import { readMarketRows, type MarketRow } from "./market-sql";
 import type { MarketBoard } from "./market-board";
 import { decodeCursor, encodeCursor } from "./model";

@@ -1,7 +1,7 @@
 /**
  * Platform stats and the configs list.
  */
-import { formatUnits, valueAtSqrt } from "../../pipelines/platform/configs";
+import { formatUnits, valueAtSqrt } from "../../ingest/contract/configs";
 import type { PublicDeps } from "./agents-service";
 
 export async function stats(deps: PublicDeps) {

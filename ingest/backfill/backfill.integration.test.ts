@@ -4,7 +4,7 @@ import { startRpcTestDouble } from "../../infra/testing/rpc-double";
 import { toEnvelopes } from "../helius/handle";
 import type { Bus } from "../../pipelines/bus";
 import { createChainReader, parseSince, runBackfill, sinceKey, type Since } from ".";
-import { inProcessStore, simulatedChain, storedCounts } from "./test-chain";
+import { inProcessStore, simulatedChain, storedCounts } from "../../compose/testing/test-chain";
 
 const ALL: Since = { kind: "slot", slot: 0 };
 const fastRetries = { baseDelayMs: 1, maxDelayMs: 5 };

@@ -5,7 +5,7 @@
  */
 import { toEnvelopes } from "../helius/handle";
 import type { Bus } from "../../pipelines/bus";
-import type { TxEnvelope } from "../../pipelines/envelope";
+import type { TxEnvelope } from "../contract/envelope";
 import type { ChainReader } from "./rpc";
 
 /** Runs at most `n` functions at a time, across every caller that shares it. */

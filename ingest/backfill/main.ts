@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { createLogger } from "../../infra/log";
-import { configOrExit, openEngines, platformConfigs } from "../../infra/boot";
+import { configOrExit, openEngines, platformConfigs } from "../../compose/boot";
 import { createSolanaRpc } from "../../infra/solana-rpc";
 import { createInProcessBus, type Bus } from "../../pipelines/bus";
 import { PoolRegistry } from "../../pipelines/platform/registry";

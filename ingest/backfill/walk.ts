@@ -13,7 +13,7 @@ import type { Bus } from "../../pipelines/bus";
 import { completedSignatures } from "../../pipelines/gate";
 import { advanceCheckpoint, openCheckpoint, type AddressKind, type PageProgress } from "./checkpoint";
 import { fetchEnvelopes, publishEnvelopes, type Limiter } from "./fetch";
-import type { TxEnvelope } from "../../pipelines/envelope";
+import type { TxEnvelope } from "../contract/envelope";
 import type { ChainReader } from "./rpc";
 import { sinceKey, withinRange, type Since } from "./since";
 

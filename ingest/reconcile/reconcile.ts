@@ -10,16 +10,16 @@
  * process that does not get it skips the run.
  */
 import { schedule, type ScheduledTask } from "node-cron";
-import { LOCKS, withAdvisoryLock } from "../infra/advisory-lock";
-import type { ClickHouse } from "../infra/clickhouse";
-import type { Sql } from "../infra/postgres";
-import type { Logger } from "../infra/log";
-import type { Bus } from "./bus";
-import type { ConfigRegistry } from "./platform/configs";
-import { completedSignatures } from "./gate";
-import { toEnvelopes } from "../ingest/helius/handle";
-import { createLimiter, publishEnvelopes } from "../ingest/backfill/fetch";
-import type { ChainReader, SignatureInfo } from "../ingest/backfill/rpc";
+import { LOCKS, withAdvisoryLock } from "../../infra/advisory-lock";
+import type { ClickHouse } from "../../infra/clickhouse";
+import type { Sql } from "../../infra/postgres";
+import type { Logger } from "../../infra/log";
+import type { Bus } from "../../pipelines/bus";
+import type { ConfigRegistry } from "../contract/configs";
+import { completedSignatures } from "../../pipelines/gate";
+import { toEnvelopes } from "../helius/handle";
+import { createLimiter, publishEnvelopes } from "../backfill/fetch";
+import type { ChainReader, SignatureInfo } from "../backfill/rpc";
 
 export const RECONCILE_LOCK = LOCKS.reconcile;
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { testEngines } from "../infra/testing/engines";
-import { startRpcTestDouble } from "../infra/testing/rpc-double";
-import { createLogger } from "../infra/log";
-import { toEnvelopes } from "../ingest/helius/handle";
-import { createChainReader } from "../ingest/backfill/rpc";
-import { inProcessStore, simulatedChain, storedCounts } from "../ingest/backfill/test-chain";
+import { testEngines } from "../../infra/testing/engines";
+import { startRpcTestDouble } from "../../infra/testing/rpc-double";
+import { createLogger } from "../../infra/log";
+import { toEnvelopes } from "../helius/handle";
+import { createChainReader } from "../backfill/rpc";
+import { inProcessStore, simulatedChain, storedCounts } from "../../compose/testing/test-chain";
 import { reconcileOnce, RECONCILE_LOCK, scheduleReconciliation } from "./reconcile";
 
 describe("reconciliation", () => {
