@@ -16,6 +16,7 @@ import { startAgentBackground } from "./agents/background";
 import { createKafkaBus, kafkaClient } from "./pipelines/kafka/bus";
 import { consumerLag, ensureTopics } from "./pipelines/kafka/admin";
 import { startTransactionConsumer } from "./pipelines/kafka/consumer";
+import { storedSignatures } from "./compose/stored";
 import { scheduleReconciliation } from "./ingest/reconcile/reconcile";
 import { createChainReader } from "./ingest/backfill/rpc";
 
@@ -51,7 +52,7 @@ log.info("listening", { port: server.server?.port, bus: kafka ? "kafka" : "in-pr
 // Heals what the webhook missed: re-reads recent signatures of every platform address (one process at a time).
 const reconcileTask =
   config.rpcUrl && !simConfigs
-    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: platform.bus, configs, log: log.child({ stage: "reconcile" }) })
+    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: platform.bus, stored: storedSignatures({ ch, sql: pg.sql }), configs, log: log.child({ stage: "reconcile" }) })
     : null;
 
 const stopSimulator = new AbortController();

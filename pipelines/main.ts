@@ -11,6 +11,7 @@ import { PoolRegistry } from "./platform/registry";
 import { createFactSink } from "./sink";
 import { createMetrics, prometheusText } from "./metrics";
 import { createKafkaBus, kafkaClient } from "./kafka/bus";
+import { storedSignatures } from "../compose/stored";
 import { scheduleReconciliation } from "../ingest/reconcile/reconcile";
 import { createChainReader } from "../ingest/backfill/rpc";
 import { consumerLag, ensureTopics } from "./kafka/admin";
@@ -37,7 +38,7 @@ const consumer = await startTransactionConsumer({ kafka, topic: kafkaConfig.topi
 const reconcileBus = config.rpcUrl ? await createKafkaBus(kafka, { topic: kafkaConfig.topic }) : null;
 const reconcileTask =
   reconcileBus && config.rpcUrl
-    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: reconcileBus, configs, log: log.child({ stage: "reconcile" }) })
+    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: reconcileBus, stored: storedSignatures({ ch, sql: pg.sql }), configs, log: log.child({ stage: "reconcile" }) })
     : null;
 
 const lagTimer = setInterval(async () => {

@@ -16,7 +16,7 @@ async function setup(seed: number, transactions = 3000, failedEvery?: number) {
   const rpc = startRpcTestDouble(new Map(), { transactions: chain.ledger });
   const store = await inProcessStore(engines, chain);
   const reader = createChainReader(rpc.url, fastRetries);
-  const deps = { reader, bus: store.bus, ch: engines.ch, sql: engines.sql };
+  const deps = { reader, bus: store.bus, stored: store.stored, ch: engines.ch, sql: engines.sql };
   const counts = () => storedCounts(engines.ch, chain.mints, [...chain.signatures, ...chain.failed]);
   const calls = (method: string) => rpc.calls.filter((c) => c.method === method).length;
   return { engines, chain, rpc, store, deps, counts, calls };

@@ -4,7 +4,7 @@
  * webhook data (`toEnvelopes`), only the source label differs.
  */
 import { toEnvelopes } from "../helius/handle";
-import type { Bus } from "../../pipelines/bus";
+import type { Bus } from "../contract/bus";
 import type { TxEnvelope } from "../contract/envelope";
 import type { ChainReader } from "./rpc";
 

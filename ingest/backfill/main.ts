@@ -9,6 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { createLogger } from "../../infra/log";
+import { storedSignatures } from "../../compose/stored";
 import { configOrExit, openEngines, platformConfigs } from "../../compose/boot";
 import { createSolanaRpc } from "../../infra/solana-rpc";
 import { createInProcessBus, type Bus } from "../../pipelines/bus";
@@ -145,7 +146,7 @@ const progress = setInterval(() => {
 
 try {
   const result = await runBackfill(
-    { reader, bus, ch, sql: pg.sql },
+    { reader, bus, stored: storedSignatures({ ch, sql: pg.sql }), ch, sql: pg.sql },
     { since, configs: chosenConfigs, pools, coins: args.coins ?? false, restart: args.restart ?? false, signal: stop.signal, stats },
   );
   clearInterval(progress);

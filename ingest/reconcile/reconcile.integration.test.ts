@@ -27,7 +27,7 @@ describe("reconciliation", () => {
       const gap = await counts();
       expect(gap.trades).toBe(chain.expected.trades - missed.size);
 
-      const deps = { sql: engines.sql, ch: engines.ch, reader: createChainReader(rpc.url, { baseDelayMs: 1 }), bus: store.bus, configs: chain.registry, log: createLogger("error") };
+      const deps = { sql: engines.sql, ch: engines.ch, reader: createChainReader(rpc.url, { baseDelayMs: 1 }), bus: store.bus, stored: store.stored, configs: chain.registry, log: createLogger("error") };
       const healed = await reconcileOnce(deps);
       expect(healed).toMatchObject({ skipped: false, missing: missed.size, ingested: missed.size, fetchFailed: 0 });
       const after = await counts();
