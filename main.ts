@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createLogger } from "./infra/log";
 import { configOrExit, onShutdown, openEngines, platformConfigs } from "./compose/boot";
 import { createSolanaRpc } from "./infra/solana-rpc";
+import { retry } from "./infra/retry";
 import { wirePlatform } from "./compose/wiring";
 import { createSimulator, runSimulator } from "./ingest/simulator";
 import { readProgress, writeProgress } from "./ingest/simulator/progress";
@@ -99,13 +100,15 @@ if (simConfigs) {
     signal: stopSimulator.signal,
     post: async (body) => {
       // a refused batch (503 while storage catches up) is sent again, so the simulated chain stays whole
-      for (let attempt = 0; ; attempt++) {
-        if (stopSimulator.signal.aborted) throw new Error("simulator stopped");
-        const res = await fetch(url, { method: "POST", headers: { authorization: webhookSecret!, "content-type": "application/json" }, body: JSON.stringify(body) });
-        if (res.ok) break;
-        log.warn("simulator post refused; retrying", { status: res.status, attempt, body: (await res.text()).slice(0, 300) });
-        await Bun.sleep(Math.min(5000, 250 * 2 ** attempt));
-      }
+      await retry(
+        async (attempt) => {
+          const res = await fetch(url, { method: "POST", headers: { authorization: webhookSecret!, "content-type": "application/json" }, body: JSON.stringify(body) });
+          if (res.ok) return;
+          log.warn("simulator post refused; retrying", { status: res.status, attempt, body: (await res.text()).slice(0, 300) });
+          throw new Error(`simulator post refused: HTTP ${res.status}`);
+        },
+        { retries: Infinity, minDelayMs: 250, maxDelayMs: 5000, signal: stopSimulator.signal },
+      );
       posted += body.length;
       writeProgress(progressFile, config.simulator.seed, posted);
     },
