@@ -5,7 +5,7 @@ import { launchTestPlatform, newIdempotencyKey, LAUNCH_CONFIG } from "../../comp
 import { createApiKey, revokeApiKey } from "./api-keys";
 
 // POST /v1/launches: what a create builds, idempotency, and every refusal. Real SDK-built
-// transactions, real Postgres, the loopback JSON-RPC test double (see infra/testing/launch.ts).
+// transactions, real Postgres, the loopback JSON-RPC test double (see compose/testing/launch.ts).
 const DBC = "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN";
 let p: Awaited<ReturnType<typeof launchTestPlatform>>;
 beforeAll(async () => {

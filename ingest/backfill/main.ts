@@ -96,7 +96,7 @@ for (const p of args.pool ?? []) {
 const chosenConfigs = args.config?.length ? args.config : pools.length ? [] : platform;
 if (chosenConfigs.length === 0 && pools.length === 0) await badInput("PLATFORM_CONFIGS is empty: there is nothing to backfill");
 
-// The bus: Kafka as the other entry points use it, or the in-process sink built from the same pieces as infra/wiring.ts.
+// The bus: Kafka as the other entry points use it, or the in-process sink built from the same pieces as compose/wiring.ts.
 let bus: Bus;
 if (config.kafka) {
   const kafka = kafkaClient([...config.kafka.brokers], "backfill");
