@@ -7,16 +7,18 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { createLogger } from "./infra/log";
-import { configOrExit, onShutdown, openEngines, platformConfigs } from "./infra/boot";
+import { configOrExit, onShutdown, openEngines, platformConfigs } from "./compose/boot";
 import { createSolanaRpc } from "./infra/solana-rpc";
-import { wirePlatform } from "./infra/wiring";
+import { retry } from "./infra/retry";
+import { wirePlatform } from "./compose/wiring";
 import { createSimulator, runSimulator } from "./ingest/simulator";
 import { readProgress, writeProgress } from "./ingest/simulator/progress";
 import { startAgentBackground } from "./agents/background";
 import { createKafkaBus, kafkaClient } from "./pipelines/kafka/bus";
 import { consumerLag, ensureTopics } from "./pipelines/kafka/admin";
 import { startTransactionConsumer } from "./pipelines/kafka/consumer";
-import { scheduleReconciliation } from "./pipelines/reconcile";
+import { storedSignatures } from "./compose/stored";
+import { scheduleReconciliation } from "./ingest/reconcile/reconcile";
 import { createChainReader } from "./ingest/backfill/rpc";
 
 const config = configOrExit();
@@ -51,7 +53,7 @@ log.info("listening", { port: server.server?.port, bus: kafka ? "kafka" : "in-pr
 // Heals what the webhook missed: re-reads recent signatures of every platform address (one process at a time).
 const reconcileTask =
   config.rpcUrl && !simConfigs
-    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: platform.bus, configs, log: log.child({ stage: "reconcile" }) })
+    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: platform.bus, stored: storedSignatures({ ch, sql: pg.sql }), configs, log: log.child({ stage: "reconcile" }) })
     : null;
 
 const stopSimulator = new AbortController();
@@ -98,13 +100,15 @@ if (simConfigs) {
     signal: stopSimulator.signal,
     post: async (body) => {
       // a refused batch (503 while storage catches up) is sent again, so the simulated chain stays whole
-      for (let attempt = 0; ; attempt++) {
-        if (stopSimulator.signal.aborted) throw new Error("simulator stopped");
-        const res = await fetch(url, { method: "POST", headers: { authorization: webhookSecret!, "content-type": "application/json" }, body: JSON.stringify(body) });
-        if (res.ok) break;
-        log.warn("simulator post refused; retrying", { status: res.status, attempt, body: (await res.text()).slice(0, 300) });
-        await Bun.sleep(Math.min(5000, 250 * 2 ** attempt));
-      }
+      await retry(
+        async (attempt) => {
+          const res = await fetch(url, { method: "POST", headers: { authorization: webhookSecret!, "content-type": "application/json" }, body: JSON.stringify(body) });
+          if (res.ok) return;
+          log.warn("simulator post refused; retrying", { status: res.status, attempt, body: (await res.text()).slice(0, 300) });
+          throw new Error(`simulator post refused: HTTP ${res.status}`);
+        },
+        { retries: Infinity, minDelayMs: 250, maxDelayMs: 5000, signal: stopSimulator.signal },
+      );
       posted += body.length;
       writeProgress(progressFile, config.simulator.seed, posted);
     },

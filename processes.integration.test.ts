@@ -7,9 +7,9 @@ import { until } from "./infra/testing/wait";
 import { testEngines } from "./infra/testing/engines";
 import { testKafkaBrokers } from "./infra/testing/kafka";
 import { startClickhouseHttpDouble } from "./infra/testing/clickhouse-http-double-process";
-import { FIXTURES } from "./infra/testing/platform";
+import { FIXTURES } from "./compose/testing/platform";
 import { Keypair } from "@solana/web3.js";
-import { launchTestPlatform, signAsCreator, LAUNCH_CONFIG } from "./infra/testing/launch";
+import { launchTestPlatform, signAsCreator, LAUNCH_CONFIG } from "./compose/testing/launch";
 
 // The `ingest` and `api` processes of the scaled mode, as separate processes: they start,
 // answer health and readiness, do their one job, and stop with exit code 0 on SIGTERM.

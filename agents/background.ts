@@ -10,10 +10,13 @@ import type { Config } from "../infra/config";
 import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
 import type { SolanaRpc } from "../infra/solana-rpc";
-import { refreshWalletBalances, USDC_MINT } from "../pipelines/wallets";
-import { refreshCoinMetadata } from "../pipelines/metadata";
+import { refreshWalletBalances, USDC_MINT } from "./wallets";
+import { refreshCoinMetadata } from "./metadata";
 import { scheduleLaunchTracker } from "../api/launches/tracker";
-import type { LaunchPlatform } from "../infra/wiring";
+
+/** What the launch tracker needs of the Launch API (the composition root builds it); no chain: no tracker. */
+type TrackerDeps = Parameters<typeof scheduleLaunchTracker>[0];
+export type LaunchTracking = { chain: TrackerDeps["chain"] | null; service: TrackerDeps["service"] };
 
 export type BackgroundJobs = { names: string[]; stop(): void };
 
@@ -22,7 +25,7 @@ export function startAgentBackground(o: {
   sql: Sql;
   rpc: SolanaRpc | null;
   log: Logger;
-  launches: LaunchPlatform;
+  launches: LaunchTracking;
   /** simulated coins have metadata URIs that point nowhere */
   simulated: boolean;
 }): BackgroundJobs {

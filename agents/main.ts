@@ -5,9 +5,9 @@
  * skips work another process holds (advisory lock) or that is not due yet.
  */
 import { createLogger } from "../infra/log";
-import { configOrExit, healthServer, onShutdown, openEngines, platformConfigs } from "../infra/boot";
+import { configOrExit, healthServer, onShutdown, openEngines, platformConfigs } from "../compose/boot";
 import { createSolanaRpc } from "../infra/solana-rpc";
-import { enginesReady, launchPlatform } from "../infra/wiring";
+import { enginesReady, launchPlatform } from "../compose/wiring";
 import { startAgentBackground } from "./background";
 
 const config = configOrExit();

@@ -5,10 +5,10 @@
  * background is the agents process's job).
  */
 import { createLogger } from "../infra/log";
-import { configOrExit, onShutdown, openEngines, platformConfigs } from "../infra/boot";
+import { configOrExit, onShutdown, openEngines, platformConfigs } from "../compose/boot";
 import { createSolanaRpc } from "../infra/solana-rpc";
 import { createSolPriceService } from "../infra/sol-price";
-import { dataApiDeps, enginesReady, launchPlatform, priceSources } from "../infra/wiring";
+import { dataApiDeps, enginesReady, launchPlatform, priceSources } from "../compose/wiring";
 import { createApp } from "./app";
 
 const config = configOrExit();

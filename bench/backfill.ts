@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { freshEngines } from "../infra/testing/engines";
 import { startRpcTestDouble } from "../infra/testing/rpc-double";
 import { createChainReader, runBackfill } from "../ingest/backfill";
-import { inProcessStore, simulatedChain, storedCounts } from "../ingest/backfill/test-chain";
+import { inProcessStore, simulatedChain, storedCounts } from "../compose/testing/test-chain";
 
 const { values: args } = parseArgs({
   options: {
@@ -29,7 +29,7 @@ try {
   const chain = simulatedChain(9, Number(args.txs), { pools: Number(args.pools) });
   const rpc = startRpcTestDouble(new Map(), { transactions: chain.ledger });
   const store = await inProcessStore({ ch, sql }, chain);
-  const deps = { reader: createChainReader(rpc.url), bus: store.bus, ch, sql };
+  const deps = { reader: createChainReader(rpc.url), bus: store.bus, stored: store.stored, ch, sql };
   const options = { since: { kind: "slot" as const, slot: 0 }, configs: chain.configAddresses, coins: args.coins, txConcurrency: Number(args["tx-concurrency"]) };
 
   say("backfilling into empty engines");

@@ -6,7 +6,7 @@
  */
 import type { ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
-import type { PlatformConfig } from "../pipelines/platform/configs";
+import type { PlatformConfig } from "../ingest/contract/configs";
 
 const MINT_EXPR = (k: string) => `base58Encode(concat(reinterpretAsString(sipHash128(toString(${k}))), reinterpretAsString(sipHash128(toString(${k} + 1000000)))))`;
 

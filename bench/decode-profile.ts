@@ -18,9 +18,9 @@ import { parseArgs } from "node:util";
 import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { normalizeWebhookTransaction } from "../ingest/normalize";
 import { decodeTransaction } from "../ingest/decoders";
-import type { DecodedTransaction } from "../ingest/facts";
+import type { DecodedTransaction } from "../ingest/contract/facts";
 import type { ChainTransaction } from "../ingest/transaction";
-import { envelopeFromDecoded, type TxEnvelope } from "../pipelines/envelope";
+import { envelopeFromDecoded, type TxEnvelope } from "../ingest/contract/envelope";
 
 const { values } = parseArgs({ options: { txs: { type: "string", default: "20000" }, rounds: { type: "string", default: "9" } } });
 const TXS = Number(values.txs);

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ClickHouse } from "../infra/clickhouse";
-import type { wirePlatform } from "../infra/wiring";
+import type { wirePlatform } from "../compose/wiring";
 import { createKafkaBus, kafkaClient } from "../pipelines/kafka/bus";
 import { consumerLag, ensureTopics } from "../pipelines/kafka/admin";
 import { startTransactionConsumer, type ConsumerStats } from "../pipelines/kafka/consumer";

@@ -35,3 +35,20 @@ test("an abort stops the waits", async () => {
   await expect(run).rejects.toThrow();
   expect(calls).toBe(1);
 });
+
+test("onRetry is told of each retry, not of the failure that ends it", async () => {
+  const told: number[] = [];
+  await expect(retry(async () => { throw new Error("down"); }, { ...fast, onRetry: (_e, attempt) => told.push(attempt) })).rejects.toThrow("down");
+  expect(told).toEqual([1, 2, 3]);
+  told.length = 0;
+  await expect(retry(async () => { throw new Error("bad"); }, { ...fast, shouldRetry: () => false, onRetry: (_e, a) => told.push(a) })).rejects.toThrow("bad");
+  expect(told).toEqual([]);
+});
+
+test("an error that asks for a wait (Retry-After) gets at least that wait", async () => {
+  let calls = 0;
+  const started = performance.now();
+  await retry(async () => { if (++calls < 2) throw Object.assign(new Error("busy"), { waitMs: 300 }); }, { ...fast, waitAtLeastMs: (e) => (e as { waitMs?: number }).waitMs ?? null });
+  expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+  expect(calls).toBe(2);
+});

@@ -4,6 +4,7 @@
  * cannot fix. Every retry loop in the product goes through here, so policies are
  * named in one place instead of hand-written loops with their own sleeps.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import pRetry, { AbortError } from "p-retry";
 
 export type RetryPolicy = {
@@ -20,8 +21,10 @@ export type RetryPolicy = {
 export type RetryOptions = RetryPolicy & {
   /** false: give up at once with this error (e.g. a 4xx that will not change) */
   shouldRetry?: (err: unknown) => boolean;
-  /** called before each wait, for logs */
+  /** called before each wait (not after the last failure), for logs */
   onRetry?: (err: unknown, attempt: number, retriesLeft: number) => void;
+  /** the least wait this error asks for before the next attempt, ms (e.g. a server's Retry-After); added to the backoff */
+  waitAtLeastMs?: (err: unknown) => number | null;
   signal?: AbortSignal;
 };
 
@@ -34,8 +37,14 @@ export function retry<T>(fn: (attempt: number) => Promise<T>, opts: RetryOptions
     factor: opts.factor ?? 2,
     randomize: true,
     signal: opts.signal,
-    shouldRetry: opts.shouldRetry ? ({ error }) => opts.shouldRetry!(error) : undefined,
-    onFailedAttempt: opts.onRetry ? ({ error, attemptNumber, retriesLeft }) => opts.onRetry!(error, attemptNumber, retriesLeft) : undefined,
+    // p-retry asks this only when attempts are left, so onRetry and the wait happen only before a retry
+    shouldRetry: async ({ error, attemptNumber, retriesLeft }) => {
+      if (opts.shouldRetry && !opts.shouldRetry(error)) return false;
+      opts.onRetry?.(error, attemptNumber, retriesLeft);
+      const least = opts.waitAtLeastMs?.(error) ?? 0;
+      if (least > 0) await sleep(least, undefined, { signal: opts.signal });
+      return true;
+    },
   });
 }
 

@@ -4,7 +4,7 @@
  * fast when it cannot. Stateless: run as many as needed behind a load balancer.
  */
 import { createLogger } from "../infra/log";
-import { configOrExit, onShutdown } from "../infra/boot";
+import { configOrExit, onShutdown } from "../compose/boot";
 import { createApp } from "../api/app";
 import { createDecodePool } from "./helius/decode-pool";
 import { createKafkaBus, kafkaClient } from "../pipelines/kafka/bus";

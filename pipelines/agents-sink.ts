@@ -4,8 +4,8 @@
  */
 import type { ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
-import type { PoolCreated } from "../ingest/facts";
-import type { ConfigRegistry } from "./platform/configs";
+import type { PoolCreated } from "../ingest/contract/facts";
+import type { ConfigRegistry } from "../ingest/contract/configs";
 
 export type AgentRow = {
   mint: string;

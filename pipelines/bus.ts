@@ -3,13 +3,10 @@
  * hands each batch straight to the sink, so `publish` resolves only once the
  * batch is stored. The Kafka bus (scaled mode) implements the same interface.
  */
-import type { TxEnvelope } from "./envelope";
+import type { Bus } from "../ingest/contract/bus";
 import type { FactSink } from "./sink";
 
-export interface Bus {
-  publish(batch: TxEnvelope[]): Promise<void>;
-  close(): Promise<void>;
-}
+export type { Bus } from "../ingest/contract/bus";
 
 export function createInProcessBus(sink: FactSink): Bus {
   let closed = false;

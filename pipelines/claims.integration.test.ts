@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { testEngines } from "../infra/testing/engines";
-import { FIXTURES } from "../infra/testing/platform";
+import { FIXTURES } from "../compose/testing/platform";
 import { migrationFiles, statements } from "../infra/migrate";
 import { claim, claimKey, claimed, release } from "./claims";
 

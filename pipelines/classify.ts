@@ -3,7 +3,7 @@
  * facts that wait for a pool or coin not yet known are parked (kept, replayed
  * later), the rest are not the platform's and are dropped with a count.
  */
-import type { Fact } from "../ingest/facts";
+import type { Fact } from "../ingest/contract/facts";
 import type { PoolEntry, PoolRegistry } from "./platform/registry";
 
 export type Parked = { fact: Fact; waitsFor: string };

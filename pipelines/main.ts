@@ -4,14 +4,15 @@
  * the rows are stored. Scale by partitions: run up to one process per partition.
  */
 import { createLogger } from "../infra/log";
-import { configOrExit, healthServer, onShutdown, openEngines, platformConfigs } from "../infra/boot";
+import { configOrExit, healthServer, onShutdown, openEngines, platformConfigs } from "../compose/boot";
 import { createSolanaRpc } from "../infra/solana-rpc";
-import { enginesReady } from "../infra/wiring";
+import { enginesReady } from "../compose/wiring";
 import { PoolRegistry } from "./platform/registry";
 import { createFactSink } from "./sink";
 import { createMetrics, prometheusText } from "./metrics";
 import { createKafkaBus, kafkaClient } from "./kafka/bus";
-import { scheduleReconciliation } from "./reconcile";
+import { storedSignatures } from "../compose/stored";
+import { scheduleReconciliation } from "../ingest/reconcile/reconcile";
 import { createChainReader } from "../ingest/backfill/rpc";
 import { consumerLag, ensureTopics } from "./kafka/admin";
 import { startTransactionConsumer, type ConsumerStats } from "./kafka/consumer";
@@ -37,7 +38,7 @@ const consumer = await startTransactionConsumer({ kafka, topic: kafkaConfig.topi
 const reconcileBus = config.rpcUrl ? await createKafkaBus(kafka, { topic: kafkaConfig.topic }) : null;
 const reconcileTask =
   reconcileBus && config.rpcUrl
-    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: reconcileBus, configs, log: log.child({ stage: "reconcile" }) })
+    ? scheduleReconciliation({ sql: pg.sql, ch, reader: createChainReader(config.rpcUrl), bus: reconcileBus, stored: storedSignatures({ ch, sql: pg.sql }), configs, log: log.child({ stage: "reconcile" }) })
     : null;
 
 const lagTimer = setInterval(async () => {

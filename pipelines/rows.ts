@@ -1,8 +1,9 @@
 /**
  * Pure step: accepted platform facts → ClickHouse rows, one array per table.
  */
-import type { Fact, PoolCreated } from "../ingest/facts";
-import { priceFromSqrt, type PlatformConfig } from "./platform/configs";
+import type { Fact, PoolCreated } from "../ingest/contract/facts";
+import type { PlatformConfig } from "../ingest/contract/configs";
+import { priceFromSqrt } from "../ingest/contract/market-math";
 
 export type Rows = {
   trades: Record<string, unknown>[];

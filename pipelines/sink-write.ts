@@ -3,8 +3,8 @@
  * ClickHouse, the transaction ledger, and chain-following state in Postgres.
  */
 import type { Sql } from "../infra/postgres";
-import type { Fact, PoolCreated } from "../ingest/facts";
-import type { TxEnvelope } from "./envelope";
+import type { Fact, PoolCreated } from "../ingest/contract/facts";
+import type { TxEnvelope } from "../ingest/contract/envelope";
 import { classify, factFromJson, factKey, factToJson, type Parked } from "./classify";
 import { FACT_TABLES, toRows } from "./rows";
 import { newRowsOnly, storedSignatures } from "./gate";

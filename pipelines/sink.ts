@@ -7,7 +7,7 @@
 import type { ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
-import type { TxEnvelope } from "./envelope";
+import type { TxEnvelope } from "../ingest/contract/envelope";
 import type { PoolRegistry } from "./platform/registry";
 import type { PipelineMetrics } from "./metrics";
 import { writeBatch } from "./sink-write";

@@ -1,6 +1,6 @@
 import { describe, expect, test, beforeAll } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { testPlatform, registryWith, FIXTURES } from "../../infra/testing/platform";
+import { testPlatform, registryWith, FIXTURES } from "../../compose/testing/platform";
 
 const FIXTURE_CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew"; // the devnet config the fixture pool was made on
 const MINT = "GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx";

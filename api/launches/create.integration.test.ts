@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, randomUUID } from "node:crypto";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
-import { launchTestPlatform, newIdempotencyKey, LAUNCH_CONFIG } from "../../infra/testing/launch";
+import { launchTestPlatform, newIdempotencyKey, LAUNCH_CONFIG } from "../../compose/testing/launch";
 import { createApiKey, revokeApiKey } from "./api-keys";
 
 // POST /v1/launches: what a create builds, idempotency, and every refusal. Real SDK-built
-// transactions, real Postgres, the loopback JSON-RPC test double (see infra/testing/launch.ts).
+// transactions, real Postgres, the loopback JSON-RPC test double (see compose/testing/launch.ts).
 const DBC = "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN";
 let p: Awaited<ReturnType<typeof launchTestPlatform>>;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { rateLimited } from "./rate-limit";
 import { idempotencyKeyOrThrow, SubmitBody } from "./model";
 import type { LaunchService, Answer } from "./service";
 import type { ApiKeyRecord } from "./api-keys";
-import type { ConfigRegistry } from "../../pipelines/platform/configs";
+import type { ConfigRegistry } from "../../ingest/contract/configs";
 
 export type LaunchRouteDeps = {
   service: LaunchService;

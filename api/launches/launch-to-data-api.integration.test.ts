@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes, randomUUID } from "node:crypto";
 import { Keypair } from "@solana/web3.js";
-import { launchTestPlatform, signAsCreator, LAUNCH_CONFIG } from "../../infra/testing/launch";
+import { launchTestPlatform, signAsCreator, LAUNCH_CONFIG } from "../../compose/testing/launch";
 import { decodeFixturePoolConfig } from "../../ingest/simulator";
 import { launchedPool } from "../../ingest/simulator/launched-pool";
 

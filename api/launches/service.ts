@@ -9,7 +9,7 @@ import type { Connection } from "@solana/web3.js";
 import { ApiError, validationError } from "../errors";
 import type { Logger } from "../../infra/log";
 import type { Sql } from "../../infra/postgres";
-import type { ConfigRegistry, PlatformConfig } from "../../pipelines/platform/configs";
+import type { ConfigRegistry, PlatformConfig } from "../../ingest/contract/configs";
 import { isLaunchId, parseCreateBody, textFields, type CreateRequest } from "./model";
 import { launchStore, type LaunchRow, type LaunchStatus, type QuoteView, type Built } from "./store";
 import { builtView, statusView, submitView } from "./views";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
-import { launchTestPlatform, newIdempotencyKey, signAsCreator, LAUNCH_CONFIG, STOCK_CONFIG, STOCK_MINT } from "../../infra/testing/launch";
+import { launchTestPlatform, newIdempotencyKey, signAsCreator, LAUNCH_CONFIG, STOCK_CONFIG, STOCK_MINT } from "../../compose/testing/launch";
 import { trackLaunchesOnce } from "./tracker";
 import { upsertAgentsForPools } from "../../pipelines/agents-sink";
 

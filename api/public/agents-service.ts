@@ -6,7 +6,8 @@
 import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
 import type { SolPriceService } from "../../infra/sol-price";
-import { formatUnits, priceFromSqrt, type ConfigRegistry, type PlatformConfig } from "../../pipelines/platform/configs";
+import type { ConfigRegistry, PlatformConfig } from "../../ingest/contract/configs";
+import { formatUnits, lamportsToUsd, priceFromSqrt } from "../../ingest/contract/market-math";
 import { readMarketRows, type MarketRow } from "./market-sql";
 import type { MarketBoard } from "./market-board";
 import { decodeCursor, encodeCursor } from "./model";
@@ -111,7 +112,6 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
     const reserve = row.venue === "dbc" ? row.quoteReserve : 0n;
     const progressPct = dammPool ? 100 : threshold > 0n ? Math.min(100, Number((reserve * 10000n) / threshold) / 100) : 0;
     const change24hPct = row.priceDayAgo ? round((priceSol / row.priceDayAgo - 1) * 100, 4) : null;
-    const mcapSol = Number(mcapLamports) / 1e9;
     return [
       {
         mint: row.mint,
@@ -132,9 +132,9 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
           priceUsd: priceSol * solUsd,
           priceQuote: cfg?.quote.kind === "stock" ? priceSol : null,
           marketCapSol: formatUnits(mcapLamports, 9),
-          marketCapUsd: mcapSol * solUsd,
+          marketCapUsd: lamportsToUsd(mcapLamports, solUsd),
           volume24hSol: formatUnits(volume24h, 9),
-          volume24hUsd: (Number(volume24h) / 1e9) * solUsd,
+          volume24hUsd: lamportsToUsd(volume24h, solUsd),
           change24hPct,
           holders: null,
           progressPct,

@@ -1,6 +1,6 @@
 import { describe, expect, test, beforeAll } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { testPlatform, registryWith, FIXTURES } from "../../infra/testing/platform";
+import { testPlatform, registryWith, FIXTURES } from "../../compose/testing/platform";
 import { DEFAULT_ACTIVITY_KINDS } from "./model";
 
 // Its own config and mints: the fixtures are re-keyed so this file does not share rows with others.

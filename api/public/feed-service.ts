@@ -1,7 +1,8 @@
 /**
  * Trades and activity of the Data API, newest first, keyset-paginated.
  */
-import { formatUnits, WSOL_MINT, type ConfigRegistry, type QuoteInfo } from "../../pipelines/platform/configs";
+import { WSOL_MINT, type ConfigRegistry, type QuoteInfo } from "../../ingest/contract/configs";
+import { formatUnits } from "../../ingest/contract/market-math";
 import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
 import { decodeCursor, encodeCursor, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";

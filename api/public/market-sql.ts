@@ -5,7 +5,7 @@
  * Market cap is exact: floor(sqrt² × circulating supply / 2^128) lamports.
  */
 import type { ClickHouse } from "../../infra/clickhouse";
-import { valueAtSqrt } from "../../pipelines/platform/configs";
+import { valueAtSqrt } from "../../ingest/contract/market-math";
 
 const where = (one: boolean, extra = "") => (one ? `WHERE mint = {mint:String} ${extra}` : extra ? `WHERE ${extra.replace(/^AND /, "")}` : "");
 

@@ -1,8 +1,8 @@
 import { describe, expect, test, beforeAll } from "bun:test";
-import { testPlatform } from "../../infra/testing/platform";
+import { testPlatform } from "../../compose/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
-import { formatUnits } from "../../pipelines/platform/configs";
+import { formatUnits } from "../../ingest/contract/market-math";
 import { createMarketBoard } from "./market-board";
 import { readMarketRows } from "./market-sql";
 

@@ -1,7 +1,7 @@
 /**
  * Platform stats and the configs list.
  */
-import { formatUnits, valueAtSqrt } from "../../pipelines/platform/configs";
+import { formatUnits, lamportsToUsd, toUnits, valueAtSqrt } from "../../ingest/contract/market-math";
 import type { PublicDeps } from "./agents-service";
 
 export async function stats(deps: PublicDeps) {
@@ -26,9 +26,9 @@ export async function stats(deps: PublicDeps) {
     agents: { total: Number(c.total), active: Number(c.active), launching: Number(c.launching), awake: Number(c.awake) },
     trades24h: Number(window[0]?.trades ?? 0),
     volume24hSol: formatUnits(volume, 9),
-    volume24hUsd: (Number(volume) / 1e9) * solUsd,
+    volume24hUsd: lamportsToUsd(volume, solUsd),
     marketCapSol: formatUnits(capLamports, 9),
-    marketCapUsd: (Number(capLamports) / 1e9) * solUsd,
+    marketCapUsd: lamportsToUsd(capLamports, solUsd),
     solUsd,
     at: new Date().toISOString(),
   };
@@ -39,7 +39,7 @@ export const PROGRAMS = { dbc: "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN", da
 export async function configsList(deps: PublicDeps, cluster: "mainnet" | "devnet") {
   const solUsd = (await deps.price.current())?.usd ?? null;
   const usdOf = (quoteAtoms: bigint, kind: string, decimals: number) =>
-    kind === "sol" && solUsd !== null ? (Number(quoteAtoms) / 10 ** decimals) * solUsd : null;
+    kind === "sol" && solUsd !== null ? toUnits(quoteAtoms, decimals) * solUsd : null;
   return {
     cluster,
     programs: PROGRAMS,

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { fixtureSimConfigs } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
-import { configRegistry, WSOL_MINT } from "../../pipelines/platform/configs";
-import { STOCK_MINT } from "../../infra/testing/launch";
+import { configRegistry, WSOL_MINT } from "../../ingest/contract/configs";
+import { STOCK_MINT } from "../../compose/testing/launch";
 import { stockQuote, tradeItem, type TradeRow } from "./feed-service";
 
 const sim = simulatedConfigRegistry(fixtureSimConfigs(3));

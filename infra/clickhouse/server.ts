@@ -1,4 +1,5 @@
 import { createClient, ClickHouseLogLevel } from "@clickhouse/client";
+import { retry } from "../retry";
 import { type ClickHouse, type Params, SESSION_SETTINGS } from "./client";
 
 const TRANSIENT = /ECONNRESET|ECONNREFUSED|socket hang up|timeout|TOO_MANY_SIMULTANEOUS_QUERIES/i;
@@ -7,17 +8,17 @@ const TRANSIENT = /ECONNRESET|ECONNREFUSED|socket hang up|timeout|TOO_MANY_SIMUL
 // own redelivery then re-checks what is stored.
 const NEVER_RAN = /ECONNREFUSED|TOO_MANY_SIMULTANEOUS_QUERIES/;
 
-async function withRetry<T>(fn: () => Promise<T>, retryable = TRANSIENT, attempts = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (err) {
-      // @clickhouse/client keeps the error name (TOO_MANY_SIMULTANEOUS_QUERIES) in err.type, not in the message
+function withRetry<T>(fn: () => Promise<T>, retryable = TRANSIENT, attempts = 5): Promise<T> {
+  return retry(() => fn(), {
+    retries: attempts - 1,
+    minDelayMs: 100,
+    maxDelayMs: 2000,
+    // @clickhouse/client keeps the error name (TOO_MANY_SIMULTANEOUS_QUERIES) in err.type, not in the message
+    shouldRetry: (err) => {
       const e = err as { message?: string; type?: string };
-      if (i >= attempts || !retryable.test(`${e?.message ?? err} ${e?.type ?? ""}`)) throw err;
-      await Bun.sleep(Math.min(2000, 50 * 2 ** i));
-    }
-  }
+      return retryable.test(`${e?.message ?? err} ${e?.type ?? ""}`);
+    },
+  });
 }
 
 /** A ClickHouse server over its HTTP interface. Transient errors are retried with backoff. */

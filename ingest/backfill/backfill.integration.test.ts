@@ -4,7 +4,7 @@ import { startRpcTestDouble } from "../../infra/testing/rpc-double";
 import { toEnvelopes } from "../helius/handle";
 import type { Bus } from "../../pipelines/bus";
 import { createChainReader, parseSince, runBackfill, sinceKey, type Since } from ".";
-import { inProcessStore, simulatedChain, storedCounts } from "./test-chain";
+import { inProcessStore, simulatedChain, storedCounts } from "../../compose/testing/test-chain";
 
 const ALL: Since = { kind: "slot", slot: 0 };
 const fastRetries = { baseDelayMs: 1, maxDelayMs: 5 };
@@ -16,7 +16,7 @@ async function setup(seed: number, transactions = 3000, failedEvery?: number) {
   const rpc = startRpcTestDouble(new Map(), { transactions: chain.ledger });
   const store = await inProcessStore(engines, chain);
   const reader = createChainReader(rpc.url, fastRetries);
-  const deps = { reader, bus: store.bus, ch: engines.ch, sql: engines.sql };
+  const deps = { reader, bus: store.bus, stored: store.stored, ch: engines.ch, sql: engines.sql };
   const counts = () => storedCounts(engines.ch, chain.mints, [...chain.signatures, ...chain.failed]);
   const calls = (method: string) => rpc.calls.filter((c) => c.method === method).length;
   return { engines, chain, rpc, store, deps, counts, calls };

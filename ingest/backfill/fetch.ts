@@ -4,8 +4,8 @@
  * webhook data (`toEnvelopes`), only the source label differs.
  */
 import { toEnvelopes } from "../helius/handle";
-import type { Bus } from "../../pipelines/bus";
-import type { TxEnvelope } from "../../pipelines/envelope";
+import type { Bus } from "../contract/bus";
+import type { TxEnvelope } from "../contract/envelope";
 import type { ChainReader } from "./rpc";
 
 /** Runs at most `n` functions at a time, across every caller that shares it. */

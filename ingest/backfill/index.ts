@@ -12,7 +12,7 @@
  */
 import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
-import type { Bus } from "../../pipelines/bus";
+import type { Bus, StoredSignatures } from "../contract/bus";
 import type { AddressKind } from "./checkpoint";
 import { createLimiter } from "./fetch";
 import type { ChainReader } from "./rpc";
@@ -23,7 +23,7 @@ export { parseSince, sinceKey, type Since } from "./since";
 export { createChainReader, type ChainReader } from "./rpc";
 export type { BackfillStats } from "./walk";
 
-export type BackfillDeps = { reader: ChainReader; bus: Bus; ch: ClickHouse; sql: Sql };
+export type BackfillDeps = { reader: ChainReader; bus: Bus; stored: StoredSignatures; ch: ClickHouse; sql: Sql };
 
 export type BackfillOptions = {
   since: Since;

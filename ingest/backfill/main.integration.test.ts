@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testEngines } from "../../infra/testing/engines";
 import { startRpcTestDouble } from "../../infra/testing/rpc-double";
-import { FIXTURES } from "../../infra/testing/platform";
-import { simulatedChain } from "./test-chain";
+import { FIXTURES } from "../../compose/testing/platform";
+import { simulatedChain } from "../../compose/testing/test-chain";
 
 const DBC = "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN";
 const MAIN = new URL("./main.ts", import.meta.url).pathname;

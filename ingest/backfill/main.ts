@@ -9,7 +9,8 @@
  */
 import { parseArgs } from "node:util";
 import { createLogger } from "../../infra/log";
-import { configOrExit, openEngines, platformConfigs } from "../../infra/boot";
+import { storedSignatures } from "../../compose/stored";
+import { configOrExit, openEngines, platformConfigs } from "../../compose/boot";
 import { createSolanaRpc } from "../../infra/solana-rpc";
 import { createInProcessBus, type Bus } from "../../pipelines/bus";
 import { PoolRegistry } from "../../pipelines/platform/registry";
@@ -95,7 +96,7 @@ for (const p of args.pool ?? []) {
 const chosenConfigs = args.config?.length ? args.config : pools.length ? [] : platform;
 if (chosenConfigs.length === 0 && pools.length === 0) await badInput("PLATFORM_CONFIGS is empty: there is nothing to backfill");
 
-// The bus: Kafka as the other entry points use it, or the in-process sink built from the same pieces as infra/wiring.ts.
+// The bus: Kafka as the other entry points use it, or the in-process sink built from the same pieces as compose/wiring.ts.
 let bus: Bus;
 if (config.kafka) {
   const kafka = kafkaClient([...config.kafka.brokers], "backfill");
@@ -145,7 +146,7 @@ const progress = setInterval(() => {
 
 try {
   const result = await runBackfill(
-    { reader, bus, ch, sql: pg.sql },
+    { reader, bus, stored: storedSignatures({ ch, sql: pg.sql }), ch, sql: pg.sql },
     { since, configs: chosenConfigs, pools, coins: args.coins ?? false, restart: args.restart ?? false, signal: stop.signal, stats },
   );
   clearInterval(progress);

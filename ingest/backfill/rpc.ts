@@ -5,9 +5,11 @@
  * with base58 data, as Helius raw webhooks carry it.
  *
  * Every call retries HTTP 429/5xx, network errors, timeouts and the JSON-RPC
- * errors that mean "try again later", with exponential backoff and full jitter,
- * honoring Retry-After, for a bounded number of attempts.
+ * errors that mean "try again later", with jittered exponential backoff
+ * (infra/retry.ts), honoring Retry-After, for a bounded number of attempts.
  */
+import { retry } from "../../infra/retry";
+
 export type SignatureInfo = { signature: string; slot: number; err: unknown; blockTime: number | null };
 
 export type ChainReader = {
@@ -20,13 +22,13 @@ export type ChainReader = {
 export type RetryOptions = {
   /** attempts per call, the first included (default 8) */
   maxAttempts?: number;
-  /** first backoff ceiling (default 250 ms), doubled per attempt up to maxDelayMs (default 15 s) */
+  /** first backoff (default 250 ms, jittered), doubled per attempt up to maxDelayMs (default 15 s) */
   baseDelayMs?: number;
   maxDelayMs?: number;
   /** one HTTP request (default 30 s) */
   timeoutMs?: number;
   /** told of every retry, for logs and progress */
-  onRetry?: (info: { method: string; attempt: number; delayMs: number; reason: string }) => void;
+  onRetry?: (info: { method: string; attempt: number; retryAfterMs: number | null; reason: string }) => void;
 };
 
 export class RpcError extends Error {
@@ -83,22 +85,22 @@ export function createChainReader(url: string, opts: RetryOptions = {}): ChainRe
 
   /** `accept` says whether a result is final; a null getTransaction result is retried like an error */
   async function call(method: string, params: unknown[], accept: (r: unknown) => boolean = () => true): Promise<unknown> {
-    for (let attempt = 1; ; attempt++) {
-      let error: RpcError;
-      try {
+    return retry(
+      async () => {
         const result = await once(method, params);
-        if (accept(result)) return result;
-        error = new RpcError(`${method}: no result yet for ${JSON.stringify(params[0])}`, true);
-      } catch (err) {
-        if (!(err instanceof RpcError)) throw err;
-        error = err;
-      }
-      if (!error.transient || attempt >= maxAttempts) throw error;
-      const backoff = Math.random() * Math.min(cap, base * 2 ** (attempt - 1));
-      const delayMs = Math.max(backoff, Math.min(error.retryAfterMs ?? 0, 60_000));
-      opts.onRetry?.({ method, attempt, delayMs, reason: error.message });
-      await Bun.sleep(delayMs);
-    }
+        if (!accept(result)) throw new RpcError(`${method}: no result yet for ${JSON.stringify(params[0])}`, true);
+        return result;
+      },
+      {
+        retries: maxAttempts - 1,
+        minDelayMs: base,
+        maxDelayMs: cap,
+        shouldRetry: (err) => err instanceof RpcError && err.transient,
+        // a rate limit's Retry-After is honoured, up to a minute
+        waitAtLeastMs: (err) => (err instanceof RpcError ? Math.min(err.retryAfterMs ?? 0, 60_000) : null),
+        onRetry: (err, attempt) => opts.onRetry?.({ method, attempt, retryAfterMs: (err as RpcError).retryAfterMs, reason: (err as Error).message }),
+      },
+    );
   }
 
   return {

@@ -9,11 +9,10 @@
  */
 import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
-import type { Bus } from "../../pipelines/bus";
-import { completedSignatures } from "../../pipelines/gate";
+import type { Bus, StoredSignatures } from "../contract/bus";
 import { advanceCheckpoint, openCheckpoint, type AddressKind, type PageProgress } from "./checkpoint";
 import { fetchEnvelopes, publishEnvelopes, type Limiter } from "./fetch";
-import type { TxEnvelope } from "../../pipelines/envelope";
+import type { TxEnvelope } from "../contract/envelope";
 import type { ChainReader } from "./rpc";
 import { sinceKey, withinRange, type Since } from "./since";
 
@@ -34,6 +33,8 @@ export const emptyStats = (): BackfillStats => ({ addressesTotal: 0, addressesDo
 export type WalkDeps = {
   reader: ChainReader;
   bus: Bus;
+  /** the pipelines' answer to "which of these are stored already" */
+  stored: StoredSignatures;
   ch: ClickHouse;
   sql: Sql;
   /** bounds getTransaction calls across every address walked at once */
@@ -71,7 +72,7 @@ export async function walkAddress(deps: WalkDeps, address: string, kind: Address
       const done = cut !== -1 || page.length === 0;
       const okInfos = inRange.filter((s) => s.err === null || s.err === undefined);
       const ok = okInfos.map((s) => s.signature);
-      const known = deps.skipStored ? await completedSignatures(deps.ch, deps.sql, okInfos) : new Set<string>();
+      const known = deps.skipStored ? await deps.stored(okInfos) : new Set<string>();
       // oldest first within a page: a pool's creation is stored before its trades, fewer facts wait parked
       const todo = ok.filter((s) => !known.has(s) && !deps.inflight.has(s)).reverse();
       const progress: PageProgress = {

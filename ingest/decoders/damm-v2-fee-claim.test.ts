@@ -1,6 +1,6 @@
 // No fixture claims position fees: the transaction is built with the same Anchor coders.
 import { expect, test } from "bun:test";
-import type { FeeClaim } from "../facts";
+import type { FeeClaim } from "../contract/facts";
 import { decodeTransaction } from "./index";
 import { DAMM_V2 } from "./program-coder";
 import { addr, anchorInstruction, bn, eventCpi, key, syntheticTx } from "./testing";

@@ -1,5 +1,5 @@
 /** DAMM v2 position fee claims: token A is the coin, token B the quote. */
-import type { FeeClaim } from "../facts";
+import type { FeeClaim } from "../contract/facts";
 import { DAMM_V2 } from "./program-coder";
 import {
   account,

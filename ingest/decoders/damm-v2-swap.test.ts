@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { Trade } from "../facts";
+import type { Trade } from "../contract/facts";
 import { decodeTransaction } from "./index";
 import { fixtureTx } from "./testing";
 

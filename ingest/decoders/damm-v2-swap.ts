@@ -3,7 +3,7 @@
  * is token B, so A -> B (trade_direction 0) is a sell. Older cp-amm versions emitted an
  * EvtSwap the current IDL no longer knows; those land in `unknown`.
  */
-import type { Trade } from "../facts";
+import type { Trade } from "../contract/facts";
 import { DAMM_V2 } from "./program-coder";
 import {
   account,

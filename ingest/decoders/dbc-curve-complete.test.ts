@@ -1,6 +1,6 @@
 // No fixture completes a curve: the transaction is built with the same Anchor coders.
 import { expect, test } from "bun:test";
-import type { CurveComplete, Trade } from "../facts";
+import type { CurveComplete, Trade } from "../contract/facts";
 import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";
 import { addr, anchorInstruction, bn, eventCpi, key, syntheticTx } from "./testing";

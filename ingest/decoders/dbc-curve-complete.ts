@@ -1,5 +1,5 @@
 /** EvtCurveComplete: the swap that filled the curve; the mint comes from that swap instruction. */
-import type { CurveComplete } from "../facts";
+import type { CurveComplete } from "../contract/facts";
 import { DBC } from "./program-coder";
 import {
   account,

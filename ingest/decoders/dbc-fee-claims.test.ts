@@ -1,6 +1,6 @@
 // No fixture claims fees: these transactions are built with the same Anchor coders.
 import { expect, test } from "bun:test";
-import type { FeeClaim } from "../facts";
+import type { FeeClaim } from "../contract/facts";
 import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";
 import { addr, anchorInstruction, bn, eventCpi, key, syntheticTx } from "./testing";

@@ -1,5 +1,5 @@
 /** DBC trading-fee claims: the partner (config fee claimer) or the pool creator. */
-import type { FeeClaim } from "../facts";
+import type { FeeClaim } from "../contract/facts";
 import { DBC } from "./program-coder";
 import {
   account,

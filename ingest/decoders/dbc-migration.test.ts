@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { Migration } from "../facts";
+import type { Migration } from "../contract/facts";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { decodeTransaction } from "./index";
 import { DAMM_V2, DBC } from "./program-coder";

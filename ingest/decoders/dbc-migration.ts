@@ -3,7 +3,7 @@
  * pool's starting price comes from cp-amm's EvtInitializePool, emitted further down the
  * same inner list by the CPI that creates the pool.
  */
-import type { Migration } from "../facts";
+import type { Migration } from "../contract/facts";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { DAMM_V2, DBC, decodeEventBody } from "./program-coder";
 import { account, DecodeError, errorMessage, factKey, type InstructionDecoder, type Site } from "./site";

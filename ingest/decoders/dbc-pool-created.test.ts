@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { PoolCreated } from "../facts";
+import type { PoolCreated } from "../contract/facts";
 import { decodeTransaction } from "./index";
 import { fixtureTx } from "./testing";
 

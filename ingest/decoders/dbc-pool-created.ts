@@ -1,5 +1,5 @@
 /** DBC pool creation: EvtInitializePool carries the pool; its instruction carries name/symbol/uri. */
-import type { PoolCreated } from "../facts";
+import type { PoolCreated } from "../contract/facts";
 import { asBuffer, DBC } from "./program-coder";
 import {
   account,

@@ -1,6 +1,6 @@
 // No fixture withdraws surplus: these transactions are built with the same Anchor coders.
 import { expect, test } from "bun:test";
-import type { SurplusWithdrawal } from "../facts";
+import type { SurplusWithdrawal } from "../contract/facts";
 import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";
 import { addr, anchorInstruction, bn, eventCpi, key, syntheticTx } from "./testing";

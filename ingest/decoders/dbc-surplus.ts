@@ -2,7 +2,7 @@
  * Surplus quote withdrawn after the curve completed. Neither the event nor the withdraw
  * instructions name the base mint, so `mint` is left empty: resolve it from `pool`.
  */
-import type { SurplusWithdrawal } from "../facts";
+import type { SurplusWithdrawal } from "../contract/facts";
 import { DBC } from "./program-coder";
 import {
   account,

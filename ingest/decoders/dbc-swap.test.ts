@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Trade } from "../facts";
+import type { Trade } from "../contract/facts";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";

@@ -3,7 +3,7 @@
  * EvtSwap; older ones only EvtSwap. One trade per swap: legacy events are set aside and
  * decoded only when the transaction has no EvtSwap2 at all (which also saves their cost).
  */
-import type { DecodedTransaction, Trade } from "../facts";
+import type { DecodedTransaction, Trade } from "../contract/facts";
 import { DBC, decodeEventBody } from "./program-coder";
 import {
   account,

@@ -3,7 +3,7 @@
  * then its inner list), remembers per program the last non-event instruction (the parent
  * of the events that follow it) and hands each known event or instruction to its decoder.
  */
-import type { DecodedTransaction } from "../facts";
+import type { DecodedTransaction } from "../contract/facts";
 import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { DAMM_V2, DBC, type IxInfo, type ProgramCoder } from "./program-coder";

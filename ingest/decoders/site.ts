@@ -3,7 +3,7 @@
  * the instruction that emitted it. Decoders throw DecodeError for anything inconsistent;
  * the dispatcher records it in `errors` and carries on with the rest of the transaction.
  */
-import type { DecodedTransaction, FactKey } from "../facts";
+import type { DecodedTransaction, FactKey } from "../contract/facts";
 import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
 import { decodeEventBody, type IxInfo, type ProgramCoder } from "./program-coder";
 

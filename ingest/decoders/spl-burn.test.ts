@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { Burn } from "../facts";
+import type { Burn } from "../contract/facts";
 import type { Instruction } from "../transaction";
 import { decodeTransaction } from "./index";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs";

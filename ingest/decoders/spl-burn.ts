@@ -2,7 +2,7 @@
  * SPL Token and Token-2022 Burn / BurnChecked. Both programs share the instruction layout:
  * tag u8, amount u64 LE (BurnChecked adds decimals u8); accounts [account, mint, authority, ...signers].
  */
-import type { Burn } from "../facts";
+import type { Burn } from "../contract/facts";
 import type { ChainTransaction, Instruction } from "../transaction";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs";
 

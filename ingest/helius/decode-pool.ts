@@ -3,7 +3,7 @@
  * and writes batches never spends its time in JSON.parse and Borsh. With zero
  * workers it decodes inline (same code, same answers).
  */
-import type { TxEnvelope } from "../../pipelines/envelope";
+import type { TxEnvelope } from "../contract/envelope";
 import { decodeWebhookText, type DecodedBody } from "./handle";
 
 export type DecodePool = {

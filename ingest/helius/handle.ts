@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { normalizeWebhookTransaction } from "../normalize";
 import { decodeTransaction } from "../decoders";
-import { envelopeFromDecoded, envelopeUndecodable, type TxEnvelope } from "../../pipelines/envelope";
+import { envelopeFromDecoded, envelopeUndecodable, type TxEnvelope } from "../contract/envelope";
 
 export const MAX_TRANSACTIONS_PER_WEBHOOK = 1000;
 

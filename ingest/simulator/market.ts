@@ -3,7 +3,7 @@
  * real curve, complete, migrate to DAMM v2 and trade there; partners, creators and
  * position owners claim fees; holders burn. Each step is one transaction, in chain order.
  */
-import type { Fact } from "../facts";
+import type { Fact } from "../contract/facts";
 import { sdkPoolConfig } from "./dbc";
 import { migratedFeeBps } from "./damm";
 import { createCodecs, TOKEN_PROGRAM_ID } from "./encode";

@@ -3,7 +3,7 @@
  * them: the simulator's configs (real mainnet PoolConfig bytes under made-up
  * addresses) turned into PlatformConfig entries.
  */
-import { configRegistry, toPlatformConfig, type ConfigRegistry, type DecodedPoolConfig } from "../../pipelines/platform/configs";
+import { configRegistry, toPlatformConfig, type ConfigRegistry, type DecodedPoolConfig } from "../contract/configs";
 import type { SimConfig } from "./world";
 
 export function simulatedConfigRegistry(configs: SimConfig[]): ConfigRegistry {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { decodeTransaction } from "../decoders/index";
-import type { Fact } from "../facts";
+import type { Fact } from "../contract/facts";
 import { normalizeWebhookTransaction } from "../normalize";
 import { createSimulator, fixtureSimConfigs, type Intent } from "./index";
 import { DynamicBondingCurveIdl } from "@meteora-ag/dynamic-bonding-curve-sdk";

@@ -6,7 +6,7 @@
  */
 import { Kafka, logLevel, type Producer } from "kafkajs";
 import type { Bus } from "../bus";
-import type { TxEnvelope } from "../envelope";
+import type { TxEnvelope } from "../../ingest/contract/envelope";
 import { TOPICS, encodeEnvelope, partitionKey } from "./topics";
 
 export class BusUnavailable extends Error {}

@@ -8,7 +8,7 @@
  */
 import type { Consumer, Kafka, KafkaMessage, Producer } from "kafkajs";
 import type { FactSink } from "../sink";
-import type { TxEnvelope } from "../envelope";
+import type { TxEnvelope } from "../../ingest/contract/envelope";
 import type { Logger } from "../../infra/log";
 import { decodeEnvelope, dlqTopic, TOPICS } from "./topics";
 

@@ -4,7 +4,7 @@
  * one partition. Each topic has a dead-letter twin `<topic>.dlq`. The name can be
  * changed with KAFKA_TOPIC (tests give each run its own).
  */
-import type { TxEnvelope } from "../envelope";
+import type { TxEnvelope } from "../../ingest/contract/envelope";
 import { factFromJson, factToJson } from "../classify";
 
 export const TOPICS = { transactions: "chain.transactions" } as const;

@@ -4,7 +4,7 @@
  * migrated into it. Kept in Postgres (platform_pools), mirrored in memory.
  */
 import type { Sql } from "../../infra/postgres";
-import type { ConfigRegistry, PlatformConfig } from "./configs";
+import type { ConfigRegistry, PlatformConfig } from "../../ingest/contract/configs";
 
 export type PoolEntry = { address: string; mint: string; venue: "dbc" | "damm_v2"; config: string };
 

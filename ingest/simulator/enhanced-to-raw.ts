@@ -5,7 +5,7 @@
  * Only the instruction tree has to be exact (that is what gets decoded); balances
  * and logs are present but empty, as consumers never read them.
  */
-import type { EnhancedTransaction } from "../../ingest/simulator";
+import type { EnhancedTransaction } from ".";
 
 export type RawInstruction = { programIdIndex: number; accounts: number[]; data: string; stackHeight: number | null };
 

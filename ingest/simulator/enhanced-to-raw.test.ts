@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
-import { toEnvelopes } from "../../ingest/helius/handle";
-import { normalizeRpcTransaction } from "../../ingest/normalize";
+import { createSimulator, fixtureSimConfigs } from ".";
+import { toEnvelopes } from "../helius/handle";
+import { normalizeRpcTransaction } from "../normalize";
 import { enhancedToRaw } from "./enhanced-to-raw";
 
 describe("enhancedToRaw", () => {

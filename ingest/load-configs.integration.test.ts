@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { startRpcTestDouble } from "../../infra/testing/rpc-double";
-import { createSolanaRpc } from "../../infra/solana-rpc";
-import { FIXTURES } from "../../infra/testing/platform";
-import { parsePlatformConfigs } from "../../infra/config";
+import { startRpcTestDouble } from "../infra/testing/rpc-double";
+import { createSolanaRpc } from "../infra/solana-rpc";
+import { FIXTURES } from "../compose/testing/platform";
+import { parsePlatformConfigs } from "../infra/config";
 import { loadPlatformConfigs } from "./load-configs";
 
 const CONFIG_BYTES = new Uint8Array(readFileSync(`${FIXTURES}mainnet-accounts/dbc-pool-config.fee-in-both.bin`));

@@ -10,16 +10,15 @@
  * process that does not get it skips the run.
  */
 import { schedule, type ScheduledTask } from "node-cron";
-import { LOCKS, withAdvisoryLock } from "../infra/advisory-lock";
-import type { ClickHouse } from "../infra/clickhouse";
-import type { Sql } from "../infra/postgres";
-import type { Logger } from "../infra/log";
-import type { Bus } from "./bus";
-import type { ConfigRegistry } from "./platform/configs";
-import { completedSignatures } from "./gate";
-import { toEnvelopes } from "../ingest/helius/handle";
-import { createLimiter, publishEnvelopes } from "../ingest/backfill/fetch";
-import type { ChainReader, SignatureInfo } from "../ingest/backfill/rpc";
+import { LOCKS, withAdvisoryLock } from "../../infra/advisory-lock";
+import type { ClickHouse } from "../../infra/clickhouse";
+import type { Sql } from "../../infra/postgres";
+import type { Logger } from "../../infra/log";
+import type { Bus, StoredSignatures } from "../contract/bus";
+import type { ConfigRegistry } from "../contract/configs";
+import { toEnvelopes } from "../helius/handle";
+import { createLimiter, publishEnvelopes } from "../backfill/fetch";
+import type { ChainReader, SignatureInfo } from "../backfill/rpc";
 
 export const RECONCILE_LOCK = LOCKS.reconcile;
 
@@ -28,6 +27,8 @@ export type ReconcileDeps = {
   ch: ClickHouse;
   reader: ChainReader;
   bus: Bus;
+  /** the pipelines' answer to "which of these are stored already" */
+  stored: StoredSignatures;
   configs: ConfigRegistry;
   log: Logger;
   /** recent signatures re-read per address (default 200, at most 1000) */
@@ -67,7 +68,7 @@ async function reconcileLocked(deps: ReconcileDeps): Promise<ReconcileResult> {
       }),
     ),
   );
-  const known = await completedSignatures(deps.ch, deps.sql, [...recent.values()]);
+  const known = await deps.stored([...recent.values()]);
   // chain order: a pool's creation before its trades, so fewer facts wait parked
   const missing = [...recent.values()].filter((s) => !known.has(s.signature)).sort((a, b) => a.slot - b.slot);
 

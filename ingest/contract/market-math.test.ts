@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { formatUnits, priceFromSqrt, valueAtSqrt } from "./configs";
+import { formatUnits, lamportsToUsd, priceFromSqrt, toUnits, valueAtSqrt } from "./market-math";
 
 describe("amount math", () => {
   test("formatUnits is exact", () => {
@@ -15,5 +15,12 @@ describe("amount math", () => {
     expect(priceFromSqrt(sqrt, 6, 9)).toBeCloseTo(0.001, 15);
     expect(valueAtSqrt(sqrt, 1_000_000n)).toBe(1_000_000n);
     expect(valueAtSqrt(2n ** 63n, 1_000_000n)).toBe(250_000n);
+  });
+
+  test("atoms to whole units and lamports to USD", () => {
+    expect(toUnits(1_500_000_000n, 9)).toBe(1.5);
+    expect(toUnits(1_234_567n, 6)).toBeCloseTo(1.234567, 12);
+    expect(lamportsToUsd(2_500_000_000n, 150)).toBe(375);
+    expect(lamportsToUsd(0n, 150)).toBe(0);
   });
 });

@@ -2,9 +2,9 @@
  * Reads the platform's config accounts (and, for stock-paired configs, the quote
  * mint's decimals) and decodes them with the DBC IDL.
  */
-import type { PlatformConfigEntry } from "../../infra/config";
-import { decodePoolConfig } from "../../ingest/decoders/accounts";
-import { configRegistry, toPlatformConfig, WSOL_MINT, type ConfigRegistry, type DecodedPoolConfig } from "./configs";
+import type { PlatformConfigEntry } from "../infra/config";
+import { decodePoolConfig } from "./decoders/accounts";
+import { configRegistry, toPlatformConfig, WSOL_MINT, type ConfigRegistry, type DecodedPoolConfig } from "./contract/configs";
 
 /** SPL mint layout: decimals is the byte at offset 44. */
 const MINT_DECIMALS_OFFSET = 44;

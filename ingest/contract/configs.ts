@@ -1,13 +1,12 @@
 /**
  * The platform's DBC configs: which addresses they are (PLATFORM_CONFIGS) and what
  * their on-chain PoolConfig accounts say, decoded with the DBC IDL. Everything the
- * configs list and the market math need is derived here once.
+ * configs list and the market math (market-math.ts) need is derived here once.
  */
 import type { PlatformConfigEntry } from "../../infra/config";
 
 export const WSOL_MINT = "So11111111111111111111111111111111111111112";
 const MIGRATION_FEE_BPS = [25, 30, 100, 200, 400, 600];
-const Q64 = 2n ** 64n;
 
 export type QuoteInfo = { kind: "sol" | "stock"; mint: string; symbol: string; decimals: number; ticker: string | null };
 
@@ -78,27 +77,6 @@ export function toPlatformConfig(entry: PlatformConfigEntry, pc: DecodedPoolConf
     lockedLiquidityPct: pc.partner_permanent_locked_liquidity_percentage + pc.creator_permanent_locked_liquidity_percentage,
     feeClaimer: pc.fee_claimer.toBase58(),
   };
-}
-
-/** Price of one whole coin in whole quote units from a Q64.64 sqrt price of quote atoms per base atom. */
-export function priceFromSqrt(sqrtPrice: bigint, baseDecimals: number, quoteDecimals: number): number {
-  const ratio = Number(sqrtPrice) / Number(Q64);
-  return ratio * ratio * 10 ** (baseDecimals - quoteDecimals);
-}
-
-/** Exact value in quote atoms of `supplyAtoms` at a sqrt price (floor). */
-export function valueAtSqrt(sqrtPrice: bigint, supplyAtoms: bigint): bigint {
-  return (sqrtPrice * sqrtPrice * supplyAtoms) >> 128n;
-}
-
-/** Atoms as a whole-unit decimal string, exact: 1500000000n, 9 → "1.5". */
-export function formatUnits(atoms: bigint, decimals: number): string {
-  const neg = atoms < 0n;
-  const abs = neg ? -atoms : atoms;
-  const base = 10n ** BigInt(decimals);
-  const whole = abs / base;
-  const frac = decimals ? (abs % base).toString().padStart(decimals, "0").replace(/0+$/, "") : "";
-  return (neg ? "-" : "") + whole.toString() + (frac ? "." + frac : "");
 }
 
 export type ConfigRegistry = {

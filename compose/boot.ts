@@ -3,14 +3,14 @@
  * split `ingest`, `pipelines`, `api`, `agents` processes).
  */
 import { Elysia } from "elysia";
-import { loadConfig, ConfigError, type Config } from "./config";
-import type { Logger } from "./log";
-import { openPostgres, type PostgresHandle } from "./postgres";
-import { connectClickhouse, type ClickHouse } from "./clickhouse";
-import { migrateClickhouse, migratePostgres } from "./migrate";
-import type { SolanaRpc } from "./solana-rpc";
-import type { ConfigRegistry } from "../pipelines/platform/configs";
-import { loadPlatformConfigs } from "../pipelines/platform/load-configs";
+import { loadConfig, ConfigError, type Config } from "../infra/config";
+import type { Logger } from "../infra/log";
+import { openPostgres, type PostgresHandle } from "../infra/postgres";
+import { connectClickhouse, type ClickHouse } from "../infra/clickhouse";
+import { migrateClickhouse, migratePostgres } from "../infra/migrate";
+import type { SolanaRpc } from "../infra/solana-rpc";
+import type { ConfigRegistry } from "../ingest/contract/configs";
+import { loadPlatformConfigs } from "../ingest/load-configs";
 import { fixtureSimConfigs, type SimConfig } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 

@@ -3,18 +3,18 @@
  * price comes from a loopback test double (a fixed-price source), never a network.
  */
 import { readFileSync } from "node:fs";
-import { loadConfig } from "../config";
-import { createLogger } from "../log";
+import { loadConfig } from "../../infra/config";
+import { createLogger } from "../../infra/log";
 import { wirePlatform } from "../wiring";
-import { createSolPriceService, type PriceSource } from "../sol-price";
-import { testEngines } from "./engines";
-import { createSolanaRpc } from "../solana-rpc";
+import { createSolPriceService, type PriceSource } from "../../infra/sol-price";
+import { testEngines } from "../../infra/testing/engines";
+import { createSolanaRpc } from "../../infra/solana-rpc";
 import { decodePoolConfig } from "../../ingest/decoders/accounts";
-import { configRegistry, toPlatformConfig, type ConfigRegistry, type DecodedPoolConfig } from "../../pipelines/platform/configs";
+import { configRegistry, toPlatformConfig, type ConfigRegistry, type DecodedPoolConfig } from "../../ingest/contract/configs";
 
 export const TEST_WEBHOOK_SECRET = "test-webhook-secret-0123456789";
-export { FIXTURES_DIR as FIXTURES } from "./fixtures";
-import { FIXTURES_DIR as FIXTURES } from "./fixtures";
+export { FIXTURES_DIR as FIXTURES } from "../../infra/testing/fixtures";
+import { FIXTURES_DIR as FIXTURES } from "../../infra/testing/fixtures";
 
 /** Test double: a price source that always answers `usd`, labeled as the exchange source. */
 export function fixedPriceSourceTestDouble(usd: number): PriceSource {

@@ -3,7 +3,7 @@
  * ingest understood it. The raw payload rides along only when something in it
  * was not understood, so it is kept for replay.
  */
-import type { DecodedTransaction, Fact } from "../ingest/facts";
+import type { DecodedTransaction, Fact } from "./facts";
 
 export type TxStatus = "decoded" | "partial" | "failed" | "undecodable";
 

@@ -7,13 +7,14 @@ import { randomBytes } from "node:crypto";
 import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
 import { createLogger } from "../../infra/log";
-import { createSimulator, fixtureSimConfigs, type EnhancedTransaction } from "../simulator";
-import { simulatedConfigRegistry } from "../simulator/platform-configs";
-import { encodeBase58 } from "../decoders/base58";
-import { enhancedToRaw, type RawTransaction } from "../../infra/testing/enhanced-to-raw";
+import { createSimulator, fixtureSimConfigs, type EnhancedTransaction } from "../../ingest/simulator";
+import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
+import { encodeBase58 } from "../../ingest/decoders/base58";
+import { enhancedToRaw, type RawTransaction } from "../../ingest/simulator/enhanced-to-raw";
 import { PoolRegistry } from "../../pipelines/platform/registry";
 import { createFactSink } from "../../pipelines/sink";
 import { createInProcessBus } from "../../pipelines/bus";
+import { storedSignatures } from "../stored";
 import { createMetrics } from "../../pipelines/metrics";
 
 export function simulatedChain(seed: number, transactions: number, opts: { pools?: number; failedEvery?: number } = {}) {
@@ -56,12 +57,12 @@ export function simulatedChain(seed: number, transactions: number, opts: { pools
   };
 }
 
-/** The sink and in-process bus, built from the pieces infra/wiring.ts uses. */
+/** The sink and in-process bus, built from the pieces compose/wiring.ts uses. */
 export async function inProcessStore(engines: { ch: ClickHouse; sql: Sql }, chain: { registry: ReturnType<typeof simulatedConfigRegistry> }) {
   const registry = await PoolRegistry.load(engines.sql, chain.registry);
   const metrics = createMetrics();
   const sink = createFactSink({ ...engines, registry, metrics, log: createLogger("error") });
-  return { bus: createInProcessBus(sink), sink, metrics, registry };
+  return { bus: createInProcessBus(sink), stored: storedSignatures(engines), sink, metrics, registry };
 }
 
 /** What is stored for these mints and signatures, as numbers. */

@@ -3,25 +3,25 @@
  * in-process bus, the SOL price service and the HTTP app. main.ts and the
  * integration tests both use it, so tests run exactly what production runs.
  */
-import type { Config } from "./config";
-import type { ClickHouse } from "./clickhouse";
-import type { Sql } from "./postgres";
-import type { Logger } from "./log";
-import type { ConfigRegistry } from "../pipelines/platform/configs";
+import type { Config } from "../infra/config";
+import type { ClickHouse } from "../infra/clickhouse";
+import type { Sql } from "../infra/postgres";
+import type { Logger } from "../infra/log";
+import type { ConfigRegistry } from "../ingest/contract/configs";
 import { PoolRegistry } from "../pipelines/platform/registry";
 import { createFactSink } from "../pipelines/sink";
 import { createInProcessBus, type Bus } from "../pipelines/bus";
 import { createMetrics, prometheusText } from "../pipelines/metrics";
-import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, type PriceSource, type SolPriceService } from "./sol-price";
+import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, type PriceSource, type SolPriceService } from "../infra/sol-price";
 import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
 import { createApp } from "../api/app";
 import type { DataApiDeps } from "../api/public";
-import type { SolanaRpc } from "./solana-rpc";
+import type { SolanaRpc } from "../infra/solana-rpc";
 import { createDecodePool } from "../ingest/helius/decode-pool";
 import { join } from "node:path";
-import { createMediaStore } from "./media-store";
-import { createLaunchChain } from "./solana-tx/chain";
+import { createMediaStore } from "../infra/media-store";
+import { createLaunchChain } from "../infra/solana-tx/chain";
 import { createLaunchService } from "../api/launches/service";
 import { createApiKeyAuth } from "../api/launches/api-keys";
 import { createRateLimiter } from "../api/launches/rate-limit";

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
-import { startRpcTestDouble, launchFixtureAccounts } from "./rpc-double";
+import { startRpcTestDouble, launchFixtureAccounts } from "../../infra/testing/rpc-double";
 import { registryWith, testPlatform } from "./platform";
-import { configRegistry } from "../../pipelines/platform/configs";
+import { configRegistry } from "../../ingest/contract/configs";
 import { createApiKey } from "../../api/launches/api-keys";
 import { png } from "../../api/launches/testdata/images";
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { testEngines } from "../infra/testing/engines";
-import { startRpcTestDouble } from "../infra/testing/rpc-double";
-import { createLogger } from "../infra/log";
-import { toEnvelopes } from "../ingest/helius/handle";
-import { createChainReader } from "../ingest/backfill/rpc";
-import { inProcessStore, simulatedChain, storedCounts } from "../ingest/backfill/test-chain";
+import { testEngines } from "../../infra/testing/engines";
+import { startRpcTestDouble } from "../../infra/testing/rpc-double";
+import { createLogger } from "../../infra/log";
+import { toEnvelopes } from "../helius/handle";
+import { createChainReader } from "../backfill/rpc";
+import { inProcessStore, simulatedChain, storedCounts } from "../../compose/testing/test-chain";
 import { reconcileOnce, RECONCILE_LOCK, scheduleReconciliation } from "./reconcile";
 
 describe("reconciliation", () => {
@@ -27,7 +27,7 @@ describe("reconciliation", () => {
       const gap = await counts();
       expect(gap.trades).toBe(chain.expected.trades - missed.size);
 
-      const deps = { sql: engines.sql, ch: engines.ch, reader: createChainReader(rpc.url, { baseDelayMs: 1 }), bus: store.bus, configs: chain.registry, log: createLogger("error") };
+      const deps = { sql: engines.sql, ch: engines.ch, reader: createChainReader(rpc.url, { baseDelayMs: 1 }), bus: store.bus, stored: store.stored, configs: chain.registry, log: createLogger("error") };
       const healed = await reconcileOnce(deps);
       expect(healed).toMatchObject({ skipped: false, missing: missed.size, ingested: missed.size, fetchFailed: 0 });
       const after = await counts();
