@@ -1,7 +1,7 @@
 /**
- * The one retry policy helper: exponential backoff with full jitter (p-retry), a bound
- * on attempts, an optional abort signal, and a hook to refuse errors that retrying
- * cannot fix. Every retry loop in the product goes through here, so policies are
+ * The one retry policy helper: exponential backoff with jitter (p-retry: each delay times
+ * a random factor between 1 and 2), a bound on attempts, an optional abort signal, and a
+ * hook to refuse errors that retrying cannot fix. Every retry loop in the product goes through here, so policies are
  * named in one place instead of hand-written loops with their own sleeps.
  */
 import { setTimeout as sleep } from "node:timers/promises";
