@@ -46,7 +46,8 @@ export function startHeliusApiTestDouble(o: { apiKey: string; webhooks: HeliusDo
       requests.push({ method: req.method, path: url.pathname, apiKey, body });
       const failure = failures.shift();
       if (failure !== undefined) return json(failure, { error: "test double: failing as told" });
-      if (apiKey !== o.apiKey) return json(401, { error: "invalid api key" });
+      // echoes the key it was given, as some APIs do, so a client that passes error text on must redact it
+      if (apiKey !== o.apiKey) return json(401, { error: `invalid api key: ${apiKey}` });
       const m = /^\/v0\/webhooks\/([^/]+)$/.exec(url.pathname);
       if (!m) return json(404, { error: "not found" });
       const current = webhooks.get(decodeURIComponent(m[1]!));
