@@ -69,7 +69,9 @@ describe("webhook API client against the loopback test double", () => {
   test("a wrong key is a 401 that is not retried and whose message names the setting, never the key", async () => {
     const wrong = "wrong-key-that-must-not-leak";
     const before = double.requests.length;
-    const err = await createWebhookApi({ baseUrl: double.url, apiKey: wrong, retry: fast }).get("wh-1").catch((e) => e);
+    const retried: number[] = [];
+    const err = await createWebhookApi({ baseUrl: double.url, apiKey: wrong, retry: fast, onRetry: (_m, attempt) => retried.push(attempt) }).get("wh-1").catch((e) => e);
+    expect(retried).toEqual([]);
     expect(err).toBeInstanceOf(HeliusApiError);
     expect(err.status).toBe(401);
     expect(err.message).toContain("HELIUS_API_KEY");

@@ -77,13 +77,13 @@ export function createWebhookApi(o: {
         const text = await res.text();
         if (!res.ok) {
           const hint = res.status === 401 || res.status === 403 ? " (check HELIUS_API_KEY)" : res.status === 404 ? " (check HELIUS_WEBHOOK_ID)" : "";
-          throw new HeliusApiError(`Helius answered ${res.status} to ${what}${hint}: ${redact(text.slice(0, 300))}`, res.status);
+          throw new HeliusApiError(`Helius answered ${res.status} to ${what}${hint}: ${redact(text).slice(0, 300)}`, res.status);
         }
         let json: unknown;
         try {
           json = JSON.parse(text);
         } catch {
-          throw new HeliusApiError(`Helius answered ${what} with something that is not JSON: ${redact(text.slice(0, 200))}`, res.status);
+          throw new HeliusApiError(`Helius answered ${what} with something that is not JSON: ${redact(text).slice(0, 200)}`, res.status);
         }
         const parsed = v.safeParse(WebhookSchema, json);
         if (!parsed.success)
@@ -93,7 +93,10 @@ export function createWebhookApi(o: {
       {
         ...(o.retry ?? HELIUS_RETRY),
         shouldRetry: (err) => !(err instanceof HeliusApiError) || err.retryable,
-        onRetry: (err, attempt, left) => o.onRetry?.((err as Error).message, attempt, left),
+        // p-retry reports every failure, also the ones it will not retry: only tell of real retries
+        onRetry: (err, attempt, left) => {
+          if (left > 0 && (!(err instanceof HeliusApiError) || err.retryable)) o.onRetry?.((err as Error).message, attempt, left);
+        },
       },
     );
   };
