@@ -64,6 +64,7 @@ onShutdown(log, () => [
   () => stopSimulator.abort(),
   () => lagTimer && clearInterval(lagTimer),
   () => background.stop(),
+  () => platform.addressSync?.stop(),
   () => simulatorRun,
   () => server.stop(),
   () => platform.bus.close(),

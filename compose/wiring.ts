@@ -29,6 +29,7 @@ import { loadFirewall } from "../api/firewall/firewall";
 import type { LaunchRouteDeps } from "../api/launches";
 import { refreshDirectory } from "../pipelines/agents-sink";
 import type { ConsumerStats } from "../pipelines/kafka/consumer";
+import { syncOnGraduation, webhookAddressSync } from "../ingest/helius/address-sync-runner";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -109,6 +110,9 @@ export async function wirePlatform(opts: {
 }) {
   const { config, log, engines, configs } = opts;
   const registry = await PoolRegistry.load(engines.sql, configs);
+  // Helius webhook addresses follow graduations (off unless HELIUS_API_KEY and HELIUS_WEBHOOK_ID are set)
+  const addressSync = webhookAddressSync({ config, sql: engines.sql, configs: configs.all.map((c) => c.address), log: log.child({ stage: "helius-sync" }) });
+  if (addressSync) syncOnGraduation(registry, addressSync);
   const metrics = createMetrics();
   const consumerStats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
   const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }) });
@@ -125,5 +129,5 @@ export async function wirePlatform(opts: {
     launches: launches.routes,
     media: launches.media,
   });
-  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches };
+  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync };
 }

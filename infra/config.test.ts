@@ -70,4 +70,14 @@ describe("config", () => {
     expect(loadConfig({}).launch.vaultEncryptionKey).toBeNull();
     expect(() => loadConfig({ IPFS_PIN_TOKEN: "token-123456" })).toThrow(/IPFS_PIN_TOKEN: set IPFS_PIN_URL/);
   });
+  test("Helius webhook sync settings: off by default, the API URL's default host, a bad key not echoed", () => {
+    expect(loadConfig({}).helius).toEqual({ apiKey: null, webhookId: null, apiUrl: "https://api-mainnet.helius-rpc.com" });
+    const c = loadConfig({ HELIUS_API_KEY: "key-0123456789", HELIUS_WEBHOOK_ID: "0e8c1a7e-1234-4b7d-9c4e-2b1f0a9d8e7f", HELIUS_API_URL: "http://127.0.0.1:9/", TREASURY_ADDRESS: "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew" });
+    expect(c.helius).toEqual({ apiKey: "key-0123456789", webhookId: "0e8c1a7e-1234-4b7d-9c4e-2b1f0a9d8e7f", apiUrl: "http://127.0.0.1:9" });
+    expect(c.treasuryAddress).toBe("CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew");
+    expect(() => loadConfig({ HELIUS_API_KEY: "short" })).toThrow(/HELIUS_API_KEY: .*not shown: it is a secret/);
+    expect(() => loadConfig({ HELIUS_API_KEY: "short" })).not.toThrow(/"short"/);
+    expect(() => loadConfig({ HELIUS_API_URL: "ftp://x.example" })).toThrow(/HELIUS_API_URL/);
+    expect(() => loadConfig({ TREASURY_ADDRESS: "not-base58!" })).toThrow(/TREASURY_ADDRESS: must be a base58 address/);
+  });
 });

@@ -106,6 +106,14 @@ const EnvSchema = v.object({
   IPFS_PIN_TOKEN: v.optional(v.pipe(v.string(), v.minLength(8, "must be at least 8 characters"))),
   /** a JSON file of extra safety-filter rules, added to the built-in ones (see api/firewall/README.md) */
   FIREWALL_RULES_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Helius webhook address sync (ingest/helius/address-sync.ts): API key of the Helius account; unset = no sync */
+  HELIUS_API_KEY: v.optional(v.pipe(v.string(), v.minLength(8, "must be at least 8 characters"))),
+  /** the webhook whose accountAddresses are kept in sync (its webhookID); unset = no sync */
+  HELIUS_WEBHOOK_ID: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{1,100}$/, "must be a webhook id (letters, digits, dashes)"))),
+  /** base URL of Helius's webhook API */
+  HELIUS_API_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"), v.check((s) => /^https?:\/\//.test(s), "must start with https:// or http://")), "https://api-mainnet.helius-rpc.com"),
+  /** the platform treasury wallet, watched by the webhook too; unset = not watched */
+  TREASURY_ADDRESS: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -137,13 +145,16 @@ export type Config = Readonly<{
     pin: Readonly<{ url: string; token: string | null }> | null;
     firewallRulesFile: string | null;
   }>;
+  /** webhook address sync: on when both apiKey and webhookId are set */
+  helius: Readonly<{ apiKey: string | null; webhookId: string | null; apiUrl: string }>;
+  treasuryAddress: string | null;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
 export class ConfigError extends Error {}
 
 /** Keys whose values are never echoed, even when invalid (URLs may carry passwords). */
-const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL"]);
+const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL"]);
 
 /** Parses an environment (process.env by default) into a Config or throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -210,6 +221,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pin: e.IPFS_PIN_URL ? Object.freeze({ url: e.IPFS_PIN_URL, token: e.IPFS_PIN_TOKEN ?? null }) : null,
       firewallRulesFile: e.FIREWALL_RULES_FILE ?? null,
     }),
+    helius: Object.freeze({ apiKey: e.HELIUS_API_KEY ?? null, webhookId: e.HELIUS_WEBHOOK_ID ?? null, apiUrl: e.HELIUS_API_URL.replace(/\/+$/, "") }),
+    treasuryAddress: e.TREASURY_ADDRESS ?? null,
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config";
-import type { Logger } from "./log";
+import { createLogger, type Logger } from "./log";
 import { connectSql, startEmbeddedPostgres, type PostgresHandle } from "./postgres";
 import { migratePostgres } from "./migrate";
 
@@ -97,4 +97,18 @@ export async function openPostgresForTool(
     }
   }
   return handle;
+}
+
+/**
+ * For a command-line tool's main: Postgres as above, with the tool's logs on stderr (warnings
+ * only, unless LOG_LEVEL=debug); null after printing why it could not be opened.
+ */
+export async function openPostgresOrSay(config: Pick<Config, "databaseUrl" | "dataDir" | "logLevel">, tool: string): Promise<ToolPostgres | null> {
+  const log = createLogger(config.logLevel === "debug" ? "debug" : "warn", { tool }, (line) => void process.stderr.write(line + "\n"));
+  try {
+    return await openPostgresForTool(config, log);
+  } catch (err) {
+    console.error(`${tool}: cannot open Postgres: ${(err as Error)?.message ?? String(err)}`);
+    return null;
+  }
 }

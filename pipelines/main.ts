@@ -16,6 +16,7 @@ import { scheduleReconciliation } from "../ingest/reconcile/reconcile";
 import { createChainReader } from "../ingest/backfill/rpc";
 import { consumerLag, ensureTopics } from "./kafka/admin";
 import { startTransactionConsumer, type ConsumerStats } from "./kafka/consumer";
+import { syncOnGraduation, webhookAddressSync } from "../ingest/helius/address-sync-runner";
 
 const config = configOrExit();
 const log = createLogger(config.logLevel, { process: "pipelines" });
@@ -27,6 +28,9 @@ const kafkaConfig = config.kafka;
 const { pg, ch } = await openEngines(config, log);
 const { configs } = await platformConfigs(config, log, config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null);
 const registry = await PoolRegistry.load(pg.sql, configs);
+// this process learns graduations, so it keeps the Helius webhook's addresses in step (off unless configured)
+const addressSync = webhookAddressSync({ config, sql: pg.sql, configs: configs.all.map((c) => c.address), log: log.child({ stage: "helius-sync" }) });
+if (addressSync) syncOnGraduation(registry, addressSync);
 const metrics = createMetrics();
 const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
 const sink = createFactSink({ ch, sql: pg.sql, registry, metrics, log: log.child({ stage: "sink" }) });
@@ -52,4 +56,4 @@ const lagTimer = setInterval(async () => {
 
 const server = healthServer(config.port, () => enginesReady({ ch, sql: pg.sql }), () => prometheusText(metrics, stats));
 log.info("consuming", { topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, port: server.server?.port });
-onShutdown(log, () => [() => reconcileTask?.stop(), () => reconcileBus?.close(), () => clearInterval(lagTimer), () => consumer.stop(), () => sink.settled(), () => server.stop(), () => ch.close(), () => pg.stop()]);
+onShutdown(log, () => [() => addressSync?.stop(), () => reconcileTask?.stop(), () => reconcileBus?.close(), () => clearInterval(lagTimer), () => consumer.stop(), () => sink.settled(), () => server.stop(), () => ch.close(), () => pg.stop()]);

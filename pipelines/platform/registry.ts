@@ -11,6 +11,7 @@ export type PoolEntry = { address: string; mint: string; venue: "dbc" | "damm_v2
 export class PoolRegistry {
   private pools = new Map<string, PoolEntry>();
   private mints = new Map<string, PoolEntry>();
+  private newPoolListeners: ((entry: PoolEntry) => void)[] = [];
 
   constructor(readonly configs: ConfigRegistry) {}
 
@@ -21,9 +22,16 @@ export class PoolRegistry {
     return r;
   }
 
+  /** `fn` hears of each pool remembered for the first time from now on (e.g. to resync the Helius webhook's addresses); it must not throw */
+  onNewPool(fn: (entry: PoolEntry) => void): void {
+    this.newPoolListeners.push(fn);
+  }
+
   remember(entry: PoolEntry): void {
+    const isNew = !this.pools.has(entry.address);
     this.pools.set(entry.address, entry);
     if (entry.venue === "dbc" || !this.mints.has(entry.mint)) this.mints.set(entry.mint, entry);
+    if (isNew) for (const fn of this.newPoolListeners) fn(entry);
   }
 
   pool(address: string): PoolEntry | undefined {
