@@ -6,6 +6,10 @@ import { testEngines } from "../../infra/testing/engines";
 import { startRpcTestDouble } from "../../infra/testing/rpc-double";
 import { FIXTURES } from "../../infra/testing/platform";
 import { simulatedChain } from "./test-chain";
+import { readTopic, testKafkaBrokers } from "../../infra/testing/kafka";
+import { kafkaClient } from "../../pipelines/kafka/bus";
+import { TOPICS } from "../../pipelines/kafka/topics";
+import { randomUUID } from "node:crypto";
 
 const DBC = "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN";
 const MAIN = new URL("./main.ts", import.meta.url).pathname;
@@ -61,4 +65,46 @@ describe("bun run backfill", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  test("with Kafka, it publishes to the configured KAFKA_TOPIC, not the default one", async () => {
+    const engines = await testEngines();
+    const chain = simulatedChain(607, 120);
+    const configBytes = new Uint8Array(readFileSync(`${FIXTURES}mainnet-accounts/dbc-pool-config.fee-in-both.bin`));
+    const accounts = new Map(chain.configAddresses.map((a) => [a, { lamports: 1, data: configBytes, owner: DBC }]));
+    const rpc = startRpcTestDouble(accounts, { transactions: chain.ledger });
+    const dataDir = mkdtempSync(join(tmpdir(), "acp-backfill-kafka-"));
+    const brokers = await testKafkaBrokers();
+    const topic = `chain.transactions.backfill-${randomUUID().slice(0, 8)}`;
+    const [launch, stock, legacy] = chain.configAddresses;
+    try {
+      const run = await cli(["--since", "0"], {
+        SOLANA_RPC_URL: rpc.url,
+        PLATFORM_CONFIGS: `launch:${launch},stock:SIMX:${stock},legacy:${legacy}`,
+        SIMULATOR: "off",
+        DATABASE_URL: engines.pgUrl,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "warn",
+        KAFKA_BROKERS: brokers.join(","),
+        KAFKA_TOPIC: topic,
+        KAFKA_PARTITIONS: "1",
+      });
+      expect(run.stderr).not.toContain("failed");
+      expect(run.code).toBe(0);
+      const stored = Number(/stored (\d+) /.exec(run.stdout)?.[1]);
+      expect(stored).toBeGreaterThan(0);
+      const kafka = kafkaClient(brokers, `backfill-test-${randomUUID()}`);
+      const signatures = new Set((await readTopic(kafka, topic)).map((m) => JSON.parse(m.value!.toString()).signature as string));
+      expect(signatures.size).toBe(stored);
+      expect([...signatures].filter((s) => !chain.signatures.includes(s))).toEqual([]);
+      const admin = kafka.admin();
+      await admin.connect();
+      const topics = await admin.listTopics();
+      await admin.disconnect();
+      // nothing went to (or created) the default topic on this test's private broker
+      if (!process.env.KAFKA_BROKERS) expect(topics).not.toContain(TOPICS.transactions);
+    } finally {
+      rpc.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
