@@ -21,24 +21,30 @@ async function cli(args: string[], env: Record<string, string>) {
   return { stdout, stderr, code };
 }
 
+/** A simulated chain behind an RPC test double, and the CLI's environment for it. */
+async function chainSetup(seed: number, transactions: number) {
+  const engines = await testEngines();
+  const chain = simulatedChain(seed, transactions);
+  const configBytes = new Uint8Array(readFileSync(`${FIXTURES}mainnet-accounts/dbc-pool-config.fee-in-both.bin`));
+  const accounts = new Map(chain.configAddresses.map((a) => [a, { lamports: 1, data: configBytes, owner: DBC }]));
+  const rpc = startRpcTestDouble(accounts, { transactions: chain.ledger });
+  const dataDir = mkdtempSync(join(tmpdir(), "acp-backfill-cli-"));
+  const [launch, stock, legacy] = chain.configAddresses;
+  const env = {
+    SOLANA_RPC_URL: rpc.url,
+    PLATFORM_CONFIGS: `launch:${launch},stock:SIMX:${stock},legacy:${legacy}`,
+    SIMULATOR: "off",
+    DATABASE_URL: engines.pgUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+  };
+  return { chain, rpc, dataDir, env };
+}
+
 describe("bun run backfill", () => {
   test("bad arguments exit 2 with a message; a run stores the chain; a second run skips finished ranges", async () => {
-    const engines = await testEngines();
-    const chain = simulatedChain(601, 800);
-    const configBytes = new Uint8Array(readFileSync(`${FIXTURES}mainnet-accounts/dbc-pool-config.fee-in-both.bin`));
-    const accounts = new Map(chain.configAddresses.map((a) => [a, { lamports: 1, data: configBytes, owner: DBC }]));
-    const rpc = startRpcTestDouble(accounts, { transactions: chain.ledger });
-    const dataDir = mkdtempSync(join(tmpdir(), "acp-backfill-cli-"));
-    const [launch, stock, legacy] = chain.configAddresses;
-    const env = {
-      SOLANA_RPC_URL: rpc.url,
-      PLATFORM_CONFIGS: `launch:${launch},stock:SIMX:${stock},legacy:${legacy}`,
-      SIMULATOR: "off",
-      DATABASE_URL: engines.pgUrl,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      KAFKA_BROKERS: "",
-    };
+    const { chain, rpc, dataDir, env: base } = await chainSetup(601, 800);
+    const env = { ...base, KAFKA_BROKERS: "" };
     try {
       const missing = await cli([], env);
       expect(missing.code).toBe(2);
@@ -67,27 +73,11 @@ describe("bun run backfill", () => {
   });
 
   test("with Kafka, it publishes to the configured KAFKA_TOPIC, not the default one", async () => {
-    const engines = await testEngines();
-    const chain = simulatedChain(607, 120);
-    const configBytes = new Uint8Array(readFileSync(`${FIXTURES}mainnet-accounts/dbc-pool-config.fee-in-both.bin`));
-    const accounts = new Map(chain.configAddresses.map((a) => [a, { lamports: 1, data: configBytes, owner: DBC }]));
-    const rpc = startRpcTestDouble(accounts, { transactions: chain.ledger });
-    const dataDir = mkdtempSync(join(tmpdir(), "acp-backfill-kafka-"));
+    const { chain, rpc, dataDir, env } = await chainSetup(607, 120);
     const brokers = await testKafkaBrokers();
     const topic = `chain.transactions.backfill-${randomUUID().slice(0, 8)}`;
-    const [launch, stock, legacy] = chain.configAddresses;
     try {
-      const run = await cli(["--since", "0"], {
-        SOLANA_RPC_URL: rpc.url,
-        PLATFORM_CONFIGS: `launch:${launch},stock:SIMX:${stock},legacy:${legacy}`,
-        SIMULATOR: "off",
-        DATABASE_URL: engines.pgUrl,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: "warn",
-        KAFKA_BROKERS: brokers.join(","),
-        KAFKA_TOPIC: topic,
-        KAFKA_PARTITIONS: "1",
-      });
+      const run = await cli(["--since", "0"], { ...env, KAFKA_BROKERS: brokers.join(","), KAFKA_TOPIC: topic, KAFKA_PARTITIONS: "1" });
       expect(run.stderr).not.toContain("failed");
       expect(run.code).toBe(0);
       const stored = Number(/stored (\d+) /.exec(run.stdout)?.[1]);
