@@ -11,13 +11,15 @@
  * (or did not answer in time) is never used again: it is retired (disconnected once its
  * sends in flight have settled) and the next send connects a fresh one, which gets a new
  * producer id from the broker and starts its sequences at 0. A batch refused for the
- * producer's id, epoch or sequence was not written, so it is sent once more at once on a
- * fresh producer, inside the same deadline.
+ * producer's id, epoch or sequence was not written (on the refused partitions), so it is
+ * sent once more at once on a fresh producer, inside the same deadline.
  *
  * What this costs: a batch whose send failed but that the broker did append is in the
  * topic once more when its sender retries (Helius after a 503, the consumer after a failed
- * dead-letter write). The sink's exactly-once gate stores a transaction once however
- * often it arrives, so that is harmless; nothing acknowledged is lost.
+ * dead-letter write), and so are the records of a refused batch that went to partitions
+ * which did take them. The sink's exactly-once gate stores a transaction once however
+ * often it arrives, so that is harmless (a dead letter can be there twice); nothing
+ * acknowledged is lost, since an acknowledgement comes only from a healthy producer.
  */
 import type { Kafka, Producer, ProducerRecord, RecordMetadata } from "kafkajs";
 import { retry } from "../../infra/retry";
