@@ -22,11 +22,13 @@ await ensureTopics(kafka, { ...config.kafka, topics: [config.kafka.topic] });
 const bus = await createKafkaBus(kafka, { topic: config.kafka.topic });
 const decoder = createDecodePool(config.decodeWorkers);
 let published = 0;
-// ready while Kafka takes our writes: the last publish decides (connected at start)
+// ready while Kafka takes our writes: the last publish decides (connected at start); after a
+// failed one, each readiness check asks Kafka again (connecting a fresh producer), so the
+// instance comes back even when the load balancer sends it no webhook while it is not ready
 let kafkaAccepting = true;
 const app = createApp({
   log,
-  ready: async () => kafkaAccepting,
+  ready: async () => (kafkaAccepting ||= await bus.ready()),
   metricsText: () => `# TYPE acp_ingest_up gauge\nacp_ingest_up 1\n# TYPE acp_ingest_published_batches_total counter\nacp_ingest_published_batches_total ${published}\n`,
   data: null,
   ingest: {

@@ -6,7 +6,7 @@ import { Elysia } from "elysia";
 import { timingSafeEqual, createHash } from "node:crypto";
 import type { Bus } from "../../pipelines/bus";
 import type { Logger } from "../../infra/log";
-import type { DecodePool } from "../../ingest/helius/decode-pool";
+import { DecoderUnavailable, type DecodePool } from "../../ingest/helius/decode-pool";
 import { ApiError } from "../errors";
 import { SinkOverloaded } from "../../pipelines/sink";
 
@@ -26,7 +26,12 @@ export const ingestRoutes = (deps: IngestDeps) =>
     async ({ request }) => {
       if (!secretMatches(request.headers.get("authorization"), deps.webhookSecret()))
         throw new ApiError(401, "UNAUTHORIZED", "the Authorization header does not match the webhook secret");
-      const decoded = await deps.decoder.decode(await request.text(), "helius");
+      const decoded = await deps.decoder.decode(await request.text(), "helius").catch((err) => {
+        // the decoder's fault, not the sender's: nothing stored, Helius retries
+        if (!(err instanceof DecoderUnavailable)) throw err;
+        deps.log.error("webhook body not decoded", { err });
+        throw new ApiError(503, "UNAVAILABLE", "the webhook could not be decoded here; nothing was stored, retry shortly", undefined, { "retry-after": "1" });
+      });
       if (!decoded.ok) throw new ApiError(400, "VALIDATION_ERROR", decoded.message);
       const envelopes = decoded.envelopes;
       try {

@@ -7,7 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import type { Kafka, KafkaMessage } from "kafkajs";
 import { freePort } from "../net";
+import { until } from "./wait";
 
 const SCRIPTS = join(import.meta.dir, "..", "kafka");
 
@@ -64,4 +67,25 @@ export function testKafka(): Promise<TestKafka> {
 /** The brokers of the test Kafka. */
 export async function testKafkaBrokers(): Promise<string[]> {
   return (await testKafka()).brokers;
+}
+
+/** Every message in `topic` (all partitions, from the start), read until the count matches the log end offsets. */
+export async function readTopic(kafka: Kafka, topic: string): Promise<KafkaMessage[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  const total = (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + Number(p.high) - Number(p.low), 0);
+  await admin.disconnect();
+  const seen: KafkaMessage[] = [];
+  const reader = kafka.consumer({ groupId: `reader-${randomUUID()}` });
+  await reader.connect();
+  try {
+    await reader.subscribe({ topic, fromBeginning: true });
+    await reader.run({ eachMessage: async ({ message }) => void seen.push(message) });
+    await until(`${total} messages read from ${topic}`, async () => (seen.length >= total ? true : undefined)).catch((err: Error) => {
+      throw new Error(`${err.message} (read ${seen.length})`);
+    });
+    return seen;
+  } finally {
+    await reader.disconnect();
+  }
 }

@@ -100,8 +100,8 @@ if (chosenConfigs.length === 0 && pools.length === 0) await badInput("PLATFORM_C
 let bus: Bus;
 if (config.kafka) {
   const kafka = kafkaClient([...config.kafka.brokers], "backfill");
-  await ensureTopics(kafka, config.kafka);
-  bus = await createKafkaBus(kafka);
+  await ensureTopics(kafka, { ...config.kafka, topics: [config.kafka.topic] });
+  bus = await createKafkaBus(kafka, { topic: config.kafka.topic });
 } else {
   const registry = await PoolRegistry.load(pg.sql, configs);
   bus = createInProcessBus(createFactSink({ ch, sql: pg.sql, registry, metrics: createMetrics(), log: log.child({ stage: "sink" }) }));

@@ -1,18 +1,12 @@
 /**
  * Worker thread: parses and decodes webhook bodies off the HTTP event loop.
- * Receives { id, text, source, receivedAt }, answers { id, result }.
+ * Receives a DecodeRequest, answers a DecodeAnswer (a decoder that throws is
+ * answered as a failure, which the pool turns into a 503, never a 400).
  */
-import { decodeWebhookText } from "./handle";
+import { answerDecode, type DecodeRequest } from "./decode-pool";
 
 declare const self: Worker;
 
-self.onmessage = (event: MessageEvent) => {
-  const { id, text, source, receivedAt } = event.data;
-  let result;
-  try {
-    result = decodeWebhookText(text, source, receivedAt);
-  } catch (err) {
-    result = { ok: false as const, message: `decoder failure: ${(err as Error).message}` };
-  }
-  self.postMessage({ id, result });
+self.onmessage = (event: MessageEvent<DecodeRequest>) => {
+  self.postMessage(answerDecode(event.data));
 };

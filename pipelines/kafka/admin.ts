@@ -3,30 +3,29 @@
  * configuration; consumer lag is read for metrics.
  */
 import type { Kafka } from "kafkajs";
-import { TOPICS, dlqTopic } from "./topics";
+import { dlqTopic } from "./topics";
+import { retry, type RetryPolicy } from "../../infra/retry";
 
 /**
  * A broker that has just started can refuse topic creation for a few seconds (its controller
- * or the new partitions' leaders not ready yet): start-up retries with backoff for about 30 s
- * before giving up with the broker's last answer.
+ * or the new partitions' leaders not ready yet): start-up retries with backoff for half a minute or so
+ * before giving up with the broker's last answer. `topics` is required (each gets its
+ * dead-letter twin): a default here once made a process create and use a topic other than
+ * the configured KAFKA_TOPIC.
  */
-export async function ensureTopics(kafka: Kafka, opts: { partitions: number; replication: number; topics?: string[] }, attempts = 8): Promise<string[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await createMissingTopics(kafka, opts);
-    } catch (err) {
-      if (attempt >= attempts) throw err;
-      await Bun.sleep(Math.min(500 * 2 ** (attempt - 1), 5000));
-    }
-  }
+export async function ensureTopics(kafka: Kafka, opts: { partitions: number; replication: number; topics: readonly string[] }, policy: RetryPolicy = TOPIC_CREATION_RETRY): Promise<string[]> {
+  return retry(() => createMissingTopics(kafka, opts), policy);
 }
 
-async function createMissingTopics(kafka: Kafka, opts: { partitions: number; replication: number; topics?: string[] }): Promise<string[]> {
+/** Eight attempts over about 22 to 45 s (waits of 0.5, 1, 2, 4, 5, 5, 5 s, each jittered up to twice as long). */
+export const TOPIC_CREATION_RETRY: RetryPolicy = { retries: 7, minDelayMs: 500, maxDelayMs: 5000 };
+
+async function createMissingTopics(kafka: Kafka, opts: { partitions: number; replication: number; topics: readonly string[] }): Promise<string[]> {
   const admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const wanted = (opts.topics ?? Object.values(TOPICS)).flatMap((t) => [t, dlqTopic(t)]);
+    const wanted = opts.topics.flatMap((t) => [t, dlqTopic(t)]);
     const missing = wanted.filter((t) => !existing.has(t));
     if (missing.length)
       await admin.createTopics({

@@ -2,46 +2,42 @@
  * The Kafka bus (scaled mode): `publish` resolves once every message is
  * acknowledged by all in-sync replicas (idempotent producer, acks = all), and
  * rejects fast when Kafka is unavailable, so the webhook answers 503 and Helius
- * retries; nothing is answered 200 that is not stored.
+ * retries; nothing is answered 200 that is not stored. After a broker outage the
+ * bus recovers by itself (a fresh producer id; see producer.ts).
  */
-import { Kafka, logLevel, type Producer } from "kafkajs";
+import { Kafka, logLevel } from "kafkajs";
 import type { Bus } from "../bus";
 import type { TxEnvelope } from "../../ingest/contract/envelope";
-import { TOPICS, encodeEnvelope, partitionKey } from "./topics";
+import { encodeEnvelope, partitionKey } from "./topics";
+import { createRecoveringProducer, KafkaUnavailable } from "./producer";
 
-export class BusUnavailable extends Error {}
+export { KafkaUnavailable as BusUnavailable };
 
 export function kafkaClient(brokers: string[], clientId: string): Kafka {
   return new Kafka({ clientId, brokers, logLevel: logLevel.NOTHING, retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 1000 } });
 }
 
-export async function createKafkaBus(kafka: Kafka, opts: { sendTimeoutMs?: number; topic?: string } = {}): Promise<Bus> {
-  const topic = opts.topic ?? TOPICS.transactions;
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
-  await producer.connect();
-  const timeout = opts.sendTimeoutMs ?? 2000;
+export type KafkaBus = Bus & {
+  /** Whether Kafka takes writes now (connects a fresh producer if the last send failed): for readiness. */
+  ready(): Promise<boolean>;
+};
+
+const START_TIMEOUT_MS = 30_000;
+
+/** `topic` is required: a default once made a process publish to a topic other than the configured KAFKA_TOPIC. */
+export async function createKafkaBus(kafka: Kafka, opts: { topic: string; sendTimeoutMs?: number }): Promise<KafkaBus> {
+  const producer = createRecoveringProducer(kafka, { timeoutMs: opts.sendTimeoutMs ?? 2000 });
+  // connected at start: a broker that is not there fails the start, not the first webhook
+  if (!(await producer.ready(START_TIMEOUT_MS))) {
+    await producer.close();
+    throw new KafkaUnavailable(`Kafka did not accept a producer within ${START_TIMEOUT_MS / 1000} s of start`);
+  }
   return {
     async publish(batch: TxEnvelope[]) {
       if (batch.length === 0) return;
-      const send = producer.send({
-        topic,
-        acks: -1,
-        messages: batch.map((env) => ({ key: partitionKey(env), value: encodeEnvelope(env) })),
-      });
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new BusUnavailable(`Kafka did not acknowledge within ${timeout} ms`)), timeout);
-      });
-      try {
-        await Promise.race([send, expired]);
-      } catch (err) {
-        throw err instanceof BusUnavailable ? err : new BusUnavailable(`Kafka refused the batch: ${(err as Error).message}`);
-      } finally {
-        clearTimeout(timer);
-      }
+      await producer.send({ topic: opts.topic, acks: -1, messages: batch.map((env) => ({ key: partitionKey(env), value: encodeEnvelope(env) })) });
     },
-    async close() {
-      await producer.disconnect();
-    },
+    ready: () => producer.ready(),
+    close: () => producer.close(),
   };
 }

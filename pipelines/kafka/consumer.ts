@@ -11,6 +11,7 @@ import type { FactSink } from "../sink";
 import type { TxEnvelope } from "../../ingest/contract/envelope";
 import type { Logger } from "../../infra/log";
 import { decodeEnvelope, dlqTopic, TOPICS } from "./topics";
+import { createRecoveringProducer, KafkaUnavailable } from "./producer";
 
 export type DeadLetter = { message: KafkaMessage; reason: string; step: string };
 
@@ -28,6 +29,21 @@ export function splitBatch(messages: KafkaMessage[]): { envelopes: TxEnvelope[];
   return { envelopes, dead };
 }
 
+/**
+ * The producer of dead letters (the consumer's only writes to Kafka). It recovers by itself
+ * after a broker outage (producer.ts); a write that fails throws a plain error, which kafkajs
+ * takes as retriable: the batch is delivered again, never skipped, and the consumer restarts
+ * instead of stopping for good on the broker's non-retriable sequence error.
+ */
+export async function deadLetterProducer(kafka: Kafka): Promise<Pick<Producer, "send" | "disconnect">> {
+  const producer = createRecoveringProducer(kafka, { timeoutMs: DEAD_LETTER_TIMEOUT_MS });
+  if (!(await producer.ready(30_000))) throw new KafkaUnavailable("Kafka did not accept the dead-letter producer within 30 s of start");
+  return { send: (record) => producer.send(record), disconnect: () => producer.close() };
+}
+
+/** A dead-letter write has this long; then the batch is delivered again. */
+const DEAD_LETTER_TIMEOUT_MS = 2000;
+
 export type ConsumerStats = { batches: number; messages: number; deadLetters: number; lag: number };
 
 export async function startTransactionConsumer(deps: {
@@ -40,8 +56,7 @@ export async function startTransactionConsumer(deps: {
   topic?: string;
 }): Promise<{ consumer: Consumer; stop(): Promise<void> }> {
   const { kafka, sink, log, stats } = deps;
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
-  await producer.connect();
+  const producer = await deadLetterProducer(kafka);
   const consumer = kafka.consumer({ groupId: deps.groupId, heartbeatInterval: 3000, sessionTimeout: 30_000, allowAutoTopicCreation: false });
   const topic = deps.topic ?? TOPICS.transactions;
   // a thrown batch (sink or dead-letter write failed) or a retriable broker error (e.g. the group

@@ -2,7 +2,7 @@ import { describe, expect, test, beforeAll, afterAll } from "bun:test";
 import { randomUUID } from "node:crypto";
 import type { Kafka } from "kafkajs";
 import { testEngines } from "../../infra/testing/engines";
-import { testKafka, testKafkaBrokers } from "../../infra/testing/kafka";
+import { readTopic, testKafkaBrokers } from "../../infra/testing/kafka";
 import { createLogger } from "../../infra/log";
 import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
@@ -10,7 +10,7 @@ import { toEnvelopes } from "../../ingest/helius/handle";
 import { PoolRegistry } from "../platform/registry";
 import { createMetrics } from "../metrics";
 import { createFactSink } from "../sink";
-import { createKafkaBus, kafkaClient, BusUnavailable } from "./bus";
+import { createKafkaBus, kafkaClient } from "./bus";
 import { ensureTopics, consumerLag } from "./admin";
 import { startTransactionConsumer, type ConsumerStats } from "./consumer";
 import { TOPICS, dlqTopic } from "./topics";
@@ -22,8 +22,6 @@ let kafka: Kafka;
 // Each run has its own topic: the broker keeps earlier runs' messages.
 const TOPIC = `${TOPICS.transactions}.test-${randomUUID().slice(0, 8)}`;
 const stops: (() => Promise<unknown>)[] = [];
-
-
 
 describe("Kafka bus and consumer (real broker)", () => {
   beforeAll(async () => {
@@ -97,44 +95,15 @@ describe("Kafka bus and consumer (real broker)", () => {
     });
 
     // read the DLQ back and find our poison message with its original key, value and headers
-    const reader = kafka.consumer({ groupId: `dlq-reader-${randomUUID()}` });
-    await reader.connect();
-    await reader.subscribe({ topic: dlqTopic(TOPIC), fromBeginning: true });
-    const found = new Promise<{ value: string; headers: Record<string, string> }>((resolve) => {
-      void reader.run({
-        eachMessage: async ({ message }) => {
-          if (message.key?.toString() !== poisonKey) return;
-          const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
-          resolve({ value: message.value!.toString(), headers });
-        },
-      });
-    });
-    const dead = await Promise.race([found, Bun.sleep(30_000).then(() => null)]);
-    await reader.disconnect();
-    expect(dead).not.toBeNull();
-    expect(dead!.value).toBe("{not json");
-    expect(dead!.headers.origin).toBe("test");
-    expect(dead!.headers["dlq-step"]).toBe("decode-envelope");
-    expect(dead!.headers["dlq-reason"]).toBeString();
-    expect(Number.isNaN(Date.parse(dead!.headers["dlq-timestamp"]!))).toBe(false);
-    expect(dead!.headers["dlq-source"]).toStartWith(`${TOPIC}/`);
+    const dead = (await readTopic(kafka, dlqTopic(TOPIC))).find((m) => m.key?.toString() === poisonKey);
+    const headers = Object.fromEntries(Object.entries(dead?.headers ?? {}).map(([k, v]) => [k, String(v)]));
+    expect(dead?.value?.toString()).toBe("{not json");
+    expect(headers.origin).toBe("test");
+    expect(headers["dlq-step"]).toBe("decode-envelope");
+    expect(headers["dlq-reason"]).toBeString();
+    expect(Number.isNaN(Date.parse(headers["dlq-timestamp"]!))).toBe(false);
+    expect(headers["dlq-source"]).toStartWith(`${TOPIC}/`);
     expect(stats.deadLetters).toBeGreaterThanOrEqual(1);
     await consumer.stop();
   }, 120_000);
-
-  test("while the broker is down, publishing fails fast; after it is back, publishing works again", async () => {
-    const broker = await testKafka();
-    if (broker.external) return; // an external broker is not ours to stop
-    const bus = await createKafkaBus(kafka, { topic: TOPIC });
-    stops.push(() => bus.close());
-    const sim = createSimulator({ seed: SEED + 2, configs: fixtureSimConfigs(SEED + 2), pools: 1 });
-    const envelopes = toEnvelopes(sim.next(5), "simulator");
-    await bus.publish(envelopes);
-    await broker.stop();
-    const started = performance.now();
-    await expect(bus.publish(envelopes)).rejects.toBeInstanceOf(BusUnavailable);
-    expect(performance.now() - started).toBeLessThan(3_000); // the webhook answers 503 well inside Helius's deadline
-    await broker.start();
-    await until("publishing again", async () => ((await bus.publish(envelopes).then(() => true, () => false)) ? true : undefined), 60_000);
-  }, 180_000);
 });
