@@ -4,7 +4,8 @@
  */
 import { Elysia } from "elysia";
 import { loadConfig, ConfigError, type Config } from "./config";
-import type { Logger } from "./log";
+import { createLogger, type Logger } from "./log";
+import { withDevVaultKey } from "./dev-vault-key";
 import { openPostgres, type PostgresHandle } from "./postgres";
 import { connectClickhouse, type ClickHouse } from "./clickhouse";
 import { migrateClickhouse, migratePostgres } from "./migrate";
@@ -14,16 +15,18 @@ import { loadPlatformConfigs } from "../pipelines/platform/load-configs";
 import { fixtureSimConfigs, type SimConfig } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 
-/** The configuration, or exit 2 with the message naming every bad key. */
+/**
+ * The configuration, or exit 2 with the message naming every bad key. On the embedded
+ * default without VAULT_ENCRYPTION_KEY, the key generated under DATA_DIR is filled in
+ * (infra/dev-vault-key.ts), so every process sharing that DATA_DIR uses the same one.
+ */
 export function configOrExit(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    return withDevVaultKey(config, createLogger(config.logLevel));
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
+    console.error(err instanceof ConfigError ? err.message : `cannot start: ${(err as Error).message}`);
+    process.exit(2);
   }
 }
 

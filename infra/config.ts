@@ -90,7 +90,7 @@ const EnvSchema = v.object({
   KAFKA_GROUP_ID: v.optional(v.pipe(v.string(), v.minLength(1)), "pipelines"),
   /** base URL this API is reached at, for links it hands out (stored launch images and metadata); default http://localhost:PORT */
   API_BASE_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
-  /** Launch API: key that encrypts agent vault keys at rest, 32 bytes in base64; launches are refused (503 SIGNER_UNAVAILABLE) without it */
+  /** Launch API: key that encrypts agent vault keys at rest, 32 bytes in base64. Unset on the embedded default (no DATABASE_URL): one is generated into DATA_DIR/vault-encryption.key (infra/dev-vault-key.ts); unset with DATABASE_URL: launches are refused (503 SIGNER_UNAVAILABLE) */
   VAULT_ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.check((s) => Buffer.from(s, "base64").length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(s), "must be 32 bytes in base64 (openssl rand -base64 32)"))),
   /** Launch API: requests per minute per API key (RATE_LIMITED beyond) */
   LAUNCH_RATE_PER_MINUTE: positiveInt("60"),
