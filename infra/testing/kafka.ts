@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../net";
+import { runChild } from "./processes";
 
 const SCRIPTS = join(import.meta.dir, "..", "kafka");
 
@@ -39,8 +40,8 @@ export function testKafka(): Promise<TestKafka> {
       KAFKA_CONTROLLER_PORT: String(await freePort()),
     };
     const run = async (name: "up" | "down") => {
-      const p = Bun.spawn(["bash", join(SCRIPTS, name)], { env, stdout: "pipe", stderr: "pipe" });
-      if ((await p.exited) !== 0) throw new Error(`infra/kafka/${name} failed: ${await new Response(p.stderr).text()}`);
+      const p = await runChild(["bash", join(SCRIPTS, name)], { env }, 600_000); // the first `up` fetches the jars
+      if (p.code !== 0) throw new Error(`infra/kafka/${name} failed: ${p.stderr}`);
     };
     stopStarted = () => {
       Bun.spawnSync(["bash", join(SCRIPTS, "down"), "--purge"], { env });
