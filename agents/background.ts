@@ -11,7 +11,7 @@ import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
 import type { SolanaRpc } from "../infra/solana-rpc";
 import { refreshWalletBalances, USDC_MINT } from "../pipelines/wallets";
-import { refreshCoinMetadata } from "../pipelines/metadata";
+import { refreshCoinMetadata, type CoinMetadataResolver } from "../pipelines/metadata";
 import { scheduleLaunchTracker } from "../api/launches/tracker";
 import type { LaunchPlatform } from "../infra/wiring";
 
@@ -23,8 +23,10 @@ export function startAgentBackground(o: {
   rpc: SolanaRpc | null;
   log: Logger;
   launches: LaunchPlatform;
-  /** simulated coins have metadata URIs that point nowhere */
+  /** simulated coins have metadata URIs that point nowhere: the job runs only with `metadataResolver` */
   simulated: boolean;
+  /** resolves coin metadata instead of fetching it (the simulator's coins) */
+  metadataResolver?: CoinMetadataResolver;
 }): BackgroundJobs {
   const { config, sql, rpc, log } = o;
   const tasks: { name: string; task: ScheduledTask }[] = [];
@@ -38,11 +40,12 @@ export function startAgentBackground(o: {
     every("vault-balances", "*/30 * * * * *", () =>
       refreshWalletBalances({ sql, readAccounts: rpc.getAccountInfos, usdcMint: USDC_MINT[config.cluster], maxAgeSeconds: config.walletCacheSeconds, log }),
     );
-  if (!o.simulated)
+  if (!o.simulated || o.metadataResolver)
     every("coin-metadata", "*/15 * * * * *", () =>
       refreshCoinMetadata({
         sql,
         log,
+        resolve: o.metadataResolver,
         options: { maxBytes: 256 * 1024, timeoutMs: 5000, allowLoopback: config.allowLoopbackFetch, ipfsGateway: config.ipfsGateway },
       }),
     );

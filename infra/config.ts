@@ -47,8 +47,8 @@ const EnvSchema = v.object({
   DATABASE_URL: optionalUrl(["postgres://", "postgresql://"]),
   /** a ClickHouse server (HTTP interface); unset = chDB under DATA_DIR/clickhouse */
   CLICKHOUSE_URL: optionalUrl(["http://", "https://"]),
-  /** public base URL of the web app, used to build `agentUrl` */
-  PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url("must be a URL")), "http://localhost:3000"),
+  /** public base URL of the web app, used to build `agentUrl`; default http://localhost:PORT */
+  PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
   /** which Solana cluster the configs live on */
   SOLANA_CLUSTER: v.optional(v.picklist(["mainnet", "devnet"], "must be mainnet or devnet"), "mainnet"),
   /** Solana JSON-RPC endpoint; unset = no chain: the simulator runs instead */
@@ -106,6 +106,8 @@ const EnvSchema = v.object({
   IPFS_PIN_TOKEN: v.optional(v.pipe(v.string(), v.minLength(8, "must be at least 8 characters"))),
   /** a JSON file of extra safety-filter rules, added to the built-in ones (see api/firewall/README.md) */
   FIREWALL_RULES_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** run as root: where the embedded Postgres's binaries and data go when the postgres user cannot reach them (a checkout or DATA_DIR in a private folder); must be durable */
+  EMBEDDED_POSTGRES_FALLBACK_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "/var/lib/agent-coin-platform"),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -113,6 +115,7 @@ const EnvSchema = v.object({
 export type Config = Readonly<{
   port: number;
   dataDir: string;
+  embeddedPostgresFallbackDir: string;
   databaseUrl: string | null;
   clickhouseUrl: string | null;
   publicBaseUrl: string;
@@ -175,9 +178,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return Object.freeze({
     port: e.PORT,
     dataDir: resolve(e.DATA_DIR),
+    embeddedPostgresFallbackDir: resolve(e.EMBEDDED_POSTGRES_FALLBACK_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     clickhouseUrl: e.CLICKHOUSE_URL ?? null,
-    publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ""),
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     cluster: e.SOLANA_CLUSTER,
     rpcUrl,
     webhookSecret: e.HELIUS_WEBHOOK_SECRET ?? null,
