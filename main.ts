@@ -15,6 +15,7 @@ import { createSimulator, runSimulator } from "./ingest/simulator";
 import { simulatedMetadataResolver } from "./ingest/simulator/coin-media";
 import { readProgress, writeProgress } from "./ingest/simulator/progress";
 import { startAgentBackground } from "./agents/background";
+import { retry } from "./infra/retry";
 import { createKafkaBus, kafkaClient } from "./pipelines/kafka/bus";
 import { consumerLag, ensureTopics } from "./pipelines/kafka/admin";
 import { startTransactionConsumer } from "./pipelines/kafka/consumer";
@@ -118,14 +119,20 @@ if (simConfigs) {
     batchSize: Math.max(1, Math.min(100, Math.ceil(config.simulator.txPerSecond / 4))),
     signal: stopSimulator.signal,
     post: async (body) => {
-      // a refused batch (503 while storage catches up) is sent again, so the simulated chain stays whole
-      for (let attempt = 0; ; attempt++) {
-        if (stopSimulator.signal.aborted) throw new Error("simulator stopped");
-        const res = await fetch(url, { method: "POST", headers: { authorization: webhookSecret!, "content-type": "application/json" }, body: JSON.stringify(body) });
-        if (res.ok) break;
-        log.warn("simulator post refused; retrying", { status: res.status, attempt, body: (await res.text()).slice(0, 300) });
-        await Bun.sleep(Math.min(5000, 250 * 2 ** attempt));
-      }
+      // a refused batch (503 while storage catches up) is sent again until it is taken, so the simulated chain stays whole
+      await retry(
+        async () => {
+          const res = await fetch(url, { method: "POST", headers: { authorization: webhookSecret!, "content-type": "application/json" }, body: JSON.stringify(body) });
+          if (!res.ok) throw new Error(`the webhook answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+        },
+        {
+          retries: Infinity,
+          minDelayMs: 250,
+          maxDelayMs: 5000,
+          signal: stopSimulator.signal,
+          onRetry: (err, attempt) => log.warn("simulator post refused; retrying", { attempt, err: (err as Error).message }),
+        },
+      );
       posted += body.length;
       writeProgress(progressFile, config.simulator.seed, posted);
     },
