@@ -12,4 +12,4 @@ afterAll(async () => {
   await stopAllChildren(); // child processes a failed test left running (before the engines they may use)
   stopTestKafka();
   await stopTestEngines();
-});
+}, 60_000); // stopping a broker under load can take longer than the default 5 s hook limit, which would cut this short
