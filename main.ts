@@ -2,7 +2,9 @@
  * All-in-one process (the embedded default): engines under DATA_DIR, migrations,
  * the bus (in-process, or Kafka when KAFKA_BROKERS is set, with the consumer in
  * this process too), the HTTP API and webhook receiver, background refreshers,
- * and, with no chain configured, the simulator posting through the real webhook.
+ * and, with no chain configured, the simulator posting through the real webhook (it also
+ * plays a SOL price when no price source is configured, and gives its coins images and
+ * descriptions). Any start-up failure logs one line and exits 1 (infra/boot.ts).
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
