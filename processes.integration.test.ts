@@ -10,36 +10,37 @@ import { startClickhouseHttpDouble } from "./infra/testing/clickhouse-http-doubl
 import { FIXTURES } from "./compose/testing/platform";
 import { Keypair } from "@solana/web3.js";
 import { launchTestPlatform, signAsCreator, LAUNCH_CONFIG } from "./compose/testing/launch";
+import { printed, spawnChild, stopChild, type Child } from "./infra/testing/processes";
 
 // The `ingest` and `api` processes of the scaled mode, as separate processes: they start,
 // answer health and readiness, do their one job, and stop with exit code 0 on SIGTERM.
+// Each is stopped in a `finally` whatever the outcome (and by the global teardown).
 const SECRET = "processes-test-secret-0123456789";
 
-function spawnProcess(entry: string, env: Record<string, string>) {
-  return Bun.spawn([process.execPath, join(import.meta.dir, entry)], {
+function spawnProcess(entry: string, env: Record<string, string>): Child {
+  return spawnChild([process.execPath, join(import.meta.dir, entry)], {
     cwd: import.meta.dir,
     env: { ...process.env, LOG_LEVEL: "warn", SOLANA_RPC_URL: "", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
   });
 }
 
-/** Waits for /readyz; if the process never gets there, stops it and fails with what it printed. */
-async function ready(name: string, proc: ReturnType<typeof spawnProcess>, base: string) {
+/** Waits for /readyz; if the process exits or never gets there, stops it and fails with what it printed. */
+async function ready(name: string, proc: Child, base: string) {
   try {
-    await until(`${name} ready`, async () => ((await fetch(`${base}/readyz`).catch(() => null))?.ok ? true : undefined));
+    const outcome = await until(`${name} ready`, async () => {
+      if (proc.exitCode !== null) return "exited";
+      return (await fetch(`${base}/readyz`).catch(() => null))?.ok ? "ready" : undefined;
+    });
+    if (outcome === "exited") throw new Error(`${name} exited before it was ready`);
   } catch (err) {
-    proc.kill("SIGKILL");
-    await proc.exited;
-    const printed = `${await new Response(proc.stdout).text()}${await new Response(proc.stderr).text()}`;
-    throw new Error(`${(err as Error).message}; exit code ${proc.exitCode}; it printed:\n${printed}`);
+    await stopChild(proc, "SIGKILL");
+    throw new Error(`${(err as Error).message}; exit code ${proc.exitCode}; it printed:\n${await printed(proc)}`);
   }
 }
 
-async function stop(proc: ReturnType<typeof spawnProcess>) {
-  proc.kill("SIGTERM");
-  const code = await proc.exited;
-  if (code !== 0) console.error(await new Response(proc.stdout).text(), await new Response(proc.stderr).text());
+async function stop(proc: Child) {
+  const code = await stopChild(proc);
+  if (code !== 0) console.error(await printed(proc));
   return code;
 }
 
@@ -54,15 +55,19 @@ describe("scaled-mode processes", () => {
       HELIUS_WEBHOOK_SECRET: SECRET,
     });
     const base = `http://127.0.0.1:${port}`;
-    await ready("ingest", ingest, base);
-    const fixture = JSON.parse(readFileSync(`${FIXTURES}helius-devnet/dbc-buy.enhanced.json`, "utf8"));
-    const res = await fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: SECRET }, body: JSON.stringify([fixture]) });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ received: 1, undecodable: 0 });
-    expect((await fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: "wrong" }, body: "[]" })).status).toBe(401);
-    expect(await (await fetch(`${base}/metrics`)).text()).toContain("acp_ingest_published_batches_total 1");
-    expect((await fetch(`${base}/v1/public/agents`)).status).toBe(404); // the Data API is the api process's
-    expect(await stop(ingest)).toBe(0);
+    try {
+      await ready("ingest", ingest, base);
+      const fixture = JSON.parse(readFileSync(`${FIXTURES}helius-devnet/dbc-buy.enhanced.json`, "utf8"));
+      const res = await fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: SECRET }, body: JSON.stringify([fixture]) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: 1, undecodable: 0 });
+      expect((await fetch(`${base}/v1/ingest/helius`, { method: "POST", headers: { authorization: "wrong" }, body: "[]" })).status).toBe(401);
+      expect(await (await fetch(`${base}/metrics`)).text()).toContain("acp_ingest_published_batches_total 1");
+      expect((await fetch(`${base}/v1/public/agents`)).status).toBe(404); // the Data API is the api process's
+      expect(await stop(ingest)).toBe(0);
+    } finally {
+      await stopChild(ingest);
+    }
   }, 120_000);
 
   test("api: the Data API over a Postgres server and ClickHouse over HTTP; clean SIGTERM", async () => {
@@ -90,6 +95,7 @@ describe("scaled-mode processes", () => {
       expect((await fetch(`${base}/v1/ingest/helius`, { method: "POST", body: "[]" })).status).toBe(404); // webhooks are the ingest process's
       expect(await stop(api)).toBe(0);
     } finally {
+      await stopChild(api);
       await clickhouse.stop();
     }
   }, 120_000);
@@ -97,7 +103,7 @@ describe("scaled-mode processes", () => {
   test("agents: the launch tracker confirms a launch the submit left pending; health, readiness; clean SIGTERM", async () => {
     const p = await launchTestPlatform();
     const clickhouse = await startClickhouseHttpDouble();
-    let agents: ReturnType<typeof spawnProcess> | null = null;
+    let agents: Child | null = null;
     try {
       const creator = Keypair.generate();
       const created = await p.create(p.body(creator), `proc-${randomUUID()}`);
@@ -127,9 +133,8 @@ describe("scaled-mode processes", () => {
       expect(status).toMatchObject({ status: "confirmed", error: null });
       expect((await p.engines.sql`SELECT state, status FROM agents WHERE mint = ${created.body.mint}`)[0]).toEqual({ state: "forming", status: "launching" });
       expect(await stop(agents)).toBe(0);
-      agents = null;
     } finally {
-      agents?.kill("SIGKILL");
+      if (agents) await stopChild(agents);
       p.rpc.setConfirmMode("immediate");
       p.stop();
       await clickhouse.stop();

@@ -11,7 +11,7 @@ import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
 import type { SolanaRpc } from "../infra/solana-rpc";
 import { refreshWalletBalances, USDC_MINT } from "./wallets";
-import { refreshCoinMetadata } from "./metadata";
+import { refreshCoinMetadata, type CoinMetadataResolver } from "./metadata";
 import { scheduleLaunchTracker } from "../api/launches/tracker";
 
 /** What the launch tracker needs of the Launch API (the composition root builds it); no chain: no tracker. */
@@ -26,8 +26,10 @@ export function startAgentBackground(o: {
   rpc: SolanaRpc | null;
   log: Logger;
   launches: LaunchTracking;
-  /** simulated coins have metadata URIs that point nowhere */
+  /** simulated coins have metadata URIs that point nowhere: the job runs only with `metadataResolver` */
   simulated: boolean;
+  /** resolves coin metadata instead of fetching it (the simulator's coins) */
+  metadataResolver?: CoinMetadataResolver;
 }): BackgroundJobs {
   const { config, sql, rpc, log } = o;
   const tasks: { name: string; task: ScheduledTask }[] = [];
@@ -41,11 +43,12 @@ export function startAgentBackground(o: {
     every("vault-balances", "*/30 * * * * *", () =>
       refreshWalletBalances({ sql, readAccounts: rpc.getAccountInfos, usdcMint: USDC_MINT[config.cluster], maxAgeSeconds: config.walletCacheSeconds, log }),
     );
-  if (!o.simulated)
+  if (!o.simulated || o.metadataResolver)
     every("coin-metadata", "*/15 * * * * *", () =>
       refreshCoinMetadata({
         sql,
         log,
+        resolve: o.metadataResolver,
         options: { maxBytes: 256 * 1024, timeoutMs: 5000, allowLoopback: config.allowLoopbackFetch, ipfsGateway: config.ipfsGateway },
       }),
     );

@@ -29,8 +29,14 @@ export async function fetchCoinMetadata(uri: string, opts: MetadataFetchOptions)
   return { imageUrl: image.startsWith("https://") ? image : "", description };
 }
 
-/** Fetches metadata of coins not checked yet (or failed, with backoff); returns how many were tried. */
-export async function refreshCoinMetadata(deps: { sql: Sql; log: Logger; options: MetadataFetchOptions; limit?: number; concurrency?: number }): Promise<number> {
+export type CoinMetadataResolver = (uri: string) => Promise<{ imageUrl: string; description: string }>;
+
+/**
+ * Fetches metadata of coins not checked yet (or failed, with backoff); returns how many were tried.
+ * `resolve` replaces the network fetch (the simulator's coins, whose URIs point nowhere).
+ */
+export async function refreshCoinMetadata(deps: { sql: Sql; log: Logger; options: MetadataFetchOptions; resolve?: CoinMetadataResolver; limit?: number; concurrency?: number }): Promise<number> {
+  const resolve = deps.resolve ?? ((uri: string) => fetchCoinMetadata(uri, deps.options));
   const due = await deps.sql<{ mint: string; metadata_uri: string }[]>`
     SELECT mint, metadata_uri FROM agents
     WHERE metadata_uri <> ''
@@ -44,7 +50,7 @@ export async function refreshCoinMetadata(deps: { sql: Sql; log: Logger; options
       while (next < due.length) {
         const { mint, metadata_uri } = due[next++]!;
         try {
-          const meta = await fetchCoinMetadata(metadata_uri, deps.options);
+          const meta = await resolve(metadata_uri);
           await deps.sql`
             UPDATE agents SET
               image_url = CASE WHEN image_url = '' THEN ${meta.imageUrl} ELSE image_url END,

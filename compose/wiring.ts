@@ -12,7 +12,7 @@ import { PoolRegistry } from "../pipelines/platform/registry";
 import { createFactSink } from "../pipelines/sink";
 import { createInProcessBus, type Bus } from "../pipelines/bus";
 import { createMetrics, prometheusText } from "../pipelines/metrics";
-import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, type PriceSource, type SolPriceService } from "../infra/sol-price";
+import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, simulatedSource, type PriceSource, type SolPriceService } from "../infra/sol-price";
 import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
 import { createApp } from "../api/app";
@@ -58,7 +58,11 @@ export function launchPlatform(config: Config, engines: Engines, configs: Config
 }
 export type LaunchPlatform = ReturnType<typeof launchPlatform>;
 
-export function priceSources(config: Config, rpc: SolanaRpc | null): PriceSource[] {
+/**
+ * The configured SOL/USD sources in order. With none configured and `simulator` (the
+ * all-in-one process playing the simulator), the simulated price of that seed instead.
+ */
+export function priceSources(config: Config, rpc: SolanaRpc | null, o: { simulator?: boolean } = {}): PriceSource[] {
   const out: PriceSource[] = [];
   for (const name of config.price.sources) {
     if (name === "oracle" && rpc && config.price.oracleAccount)
@@ -66,6 +70,7 @@ export function priceSources(config: Config, rpc: SolanaRpc | null): PriceSource
     if (name === "aggregator" && config.price.aggregatorUrl) out.push(aggregatorSource(config.price.aggregatorUrl));
     if (name === "exchange" && config.price.exchangeUrl) out.push(exchangeSource(config.price.exchangeUrl));
   }
+  if (!out.length && o.simulator) out.push(simulatedSource(config.simulator.seed));
   return out;
 }
 

@@ -13,6 +13,12 @@ describe("config", () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
+  test("PUBLIC_BASE_URL defaults to the port the service listens on", () => {
+    expect(loadConfig({}).publicBaseUrl).toBe("http://localhost:3000");
+    expect(loadConfig({ PORT: "8123" }).publicBaseUrl).toBe("http://localhost:8123");
+    expect(loadConfig({ PORT: "8123", PUBLIC_BASE_URL: "https://coins.example/" }).publicBaseUrl).toBe("https://coins.example");
+  });
+
   test("a chain turns the simulator off unless asked", () => {
     expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example" }).simulator.enabled).toBe(false);
     expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example", SIMULATOR: "on" }).simulator.enabled).toBe(true);

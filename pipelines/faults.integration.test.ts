@@ -11,6 +11,7 @@ import { createKafkaBus, kafkaClient } from "./kafka/bus";
 import { consumerLag, ensureTopics } from "./kafka/admin";
 import { freePort } from "../infra/net";
 import { until } from "../infra/testing/wait";
+import { printed, spawnChild, stopChild, type Child } from "../infra/testing/processes";
 
 // The scaled mode for real: the `pipelines` process (pipelines/main.ts) in its own process,
 // over a real Kafka broker, a Postgres server (embedded) and ClickHouse over HTTP (the
@@ -59,18 +60,22 @@ describe("faults in the scaled mode", () => {
       LOG_LEVEL: "warn",
       PORT: String(await freePort()),
     };
-    const start = () => Bun.spawn([process.execPath, join(ROOT, "pipelines", "main.ts")], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+    const children: Child[] = [];
+    const start = () => {
+      const child = spawnChild([process.execPath, join(ROOT, "pipelines", "main.ts")], { cwd: ROOT, env });
+      children.push(child);
+      return child;
+    };
     const trades = async () => Number((await ch.query<{ n: string }>("SELECT toString(count()) AS n FROM trades"))[0]!.n);
 
     try {
       const first = start();
       await until("the first rows", async () => ((await trades()) > 0 ? true : undefined), 60_000).catch(async (err) => {
-        first.kill("SIGKILL");
-        console.error(await new Response(first.stdout).text(), await new Response(first.stderr).text());
+        await stopChild(first, "SIGKILL");
+        console.error(await printed(first));
         throw err;
       });
-      first.kill("SIGKILL");
-      await first.exited;
+      await stopChild(first, "SIGKILL");
       const atKill = await trades();
 
       const second = start();
@@ -89,9 +94,9 @@ describe("faults in the scaled mode", () => {
       );
       expect(sums).toEqual({ trades: String(expected), candles: String(expected), market: String(expected), minutes: String(expected), transactions: String(envelopes.length) });
 
-      second.kill("SIGTERM");
-      expect(await second.exited).toBe(0);
+      expect(await stopChild(second)).toBe(0);
     } finally {
+      for (const child of children) await stopChild(child, "SIGKILL");
       await bus.close().catch(() => {});
       await ch.close();
       await clickhouse.stop();

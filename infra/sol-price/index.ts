@@ -7,6 +7,7 @@ import type { PriceSource, SolPrice } from "./sources";
 
 export type { SolPrice, PriceSource } from "./sources";
 export { oracleSource, aggregatorSource, exchangeSource } from "./sources";
+export { simulatedSource } from "./simulated";
 
 export type SolPriceService = {
   current(): Promise<SolPrice | null>;

@@ -3,7 +3,8 @@
  * configured order.
  */
 export type SolPrice = { usd: number; conf: number | null; publishTime: string; source: "oracle" | "oracle-relay" | "aggregator" | "exchange" };
-export type PriceSource = { name: SolPrice["source"]; read(): Promise<SolPrice> };
+/** `simulated`: the demo's price (simulated.ts), never a market's */
+export type PriceSource = { name: SolPrice["source"]; simulated?: boolean; read(): Promise<SolPrice> };
 
 const WSOL = "So11111111111111111111111111111111111111112";
 const TIMEOUT_MS = 2000;

@@ -6,6 +6,7 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnChild, stopChild } from "./processes";
 
 export type ClickhouseHttpDouble = {
   url: string;
@@ -19,13 +20,9 @@ export type ClickhouseHttpDouble = {
 export async function startClickhouseHttpDouble(): Promise<ClickhouseHttpDouble> {
   const dir = mkdtempSync(join(tmpdir(), "acp-ch-double-"));
   chmodSync(dir, 0o755);
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "clickhouse-http-double.ts"), join(dir, "clickhouse")], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const proc = spawnChild([process.execPath, join(import.meta.dir, "clickhouse-http-double.ts"), join(dir, "clickhouse")]);
   const cleanup = async () => {
-    proc.kill();
-    await proc.exited;
+    await stopChild(proc);
     rmSync(dir, { recursive: true, force: true });
   };
   // the double's stderr (chDB and Bun diagnostics) explains a failed start

@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { Kafka, KafkaMessage } from "kafkajs";
 import { freePort } from "../net";
 import { until } from "./wait";
+import { runChild } from "./processes";
 
 const SCRIPTS = join(import.meta.dir, "..", "kafka");
 
@@ -42,8 +43,8 @@ export function testKafka(): Promise<TestKafka> {
       KAFKA_CONTROLLER_PORT: String(await freePort()),
     };
     const run = async (name: "up" | "down") => {
-      const p = Bun.spawn(["bash", join(SCRIPTS, name)], { env, stdout: "pipe", stderr: "pipe" });
-      if ((await p.exited) !== 0) throw new Error(`infra/kafka/${name} failed: ${await new Response(p.stderr).text()}`);
+      const p = await runChild(["bash", join(SCRIPTS, name)], { env }, 600_000); // the first `up` fetches the jars
+      if (p.code !== 0) throw new Error(`infra/kafka/${name} failed: ${p.stderr}`);
     };
     stopStarted = () => {
       Bun.spawnSync(["bash", join(SCRIPTS, "down"), "--purge"], { env });

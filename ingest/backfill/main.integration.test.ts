@@ -10,15 +10,14 @@ import { readTopic, testKafkaBrokers } from "../../infra/testing/kafka";
 import { kafkaClient } from "../../pipelines/kafka/bus";
 import { TOPICS } from "../../pipelines/kafka/topics";
 import { randomUUID } from "node:crypto";
+import { runChild } from "../../infra/testing/processes";
 
 const DBC = "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN";
 const MAIN = new URL("./main.ts", import.meta.url).pathname;
 
 /** The CLI as an operator runs it: its own process, Postgres from DATABASE_URL (the test engines'), chDB in a temp folder. */
 async function cli(args: string[], env: Record<string, string>) {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { stdout, stderr, code };
+  return runChild([process.execPath, MAIN, ...args], { env: { ...process.env, ...env } });
 }
 
 /** A simulated chain behind an RPC test double, and the CLI's environment for it. */

