@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { launchTestPlatform, signAsCreator } from "../../infra/testing/launch";
+import { trackLaunchesOnce } from "./tracker";
+
+// A launch is expired (and may be rebuilt, with a new mint and the same vault) only once its
+// transaction provably cannot land: the chain is past its lastValidBlockHeight AND the chain
+// does not know its signature. Sends whose answer is lost (HTTP 502 from the RPC, while the
+// transaction went through) are the case that used to make two pools with one vault.
+let p: Awaited<ReturnType<typeof launchTestPlatform>>;
+beforeAll(async () => {
+  p = await launchTestPlatform();
+}, 120_000); // engines start slowly on a loaded machine
+afterAll(() => p?.stop());
+
+const submit = (id: string, signedTransaction: string) => p.call("POST", `/v1/launches/${id}/submit`, { body: { signedTransaction } });
+const track = () => trackLaunchesOnce({ sql: p.engines.sql, chain: p.launches.chain!, service: p.launches.service });
+const launchRow = async (id: string) => (await p.engines.sql`SELECT status, mint, signature, error_code FROM launches WHERE id = ${id}`)[0]!;
+/** every accepted send of a transaction that creates this vault's pool, by signature */
+const sendsFor = (vaultSignatures: Set<string>) => p.rpc.sent.filter((s) => vaultSignatures.has(s.signature));
+
+describe("a send whose answer is lost (502) but whose transaction landed", () => {
+  test("the tracker past lastValidBlockHeight confirms it (does not expire it); rebuild answers ALREADY_LAUNCHED; one pool", async () => {
+    const { creator, launch } = await p.built();
+    const signed = signAsCreator(launch.transaction, creator);
+    p.rpc.failNextSend(502, { landed: true });
+    const lost = await submit(launch.id, signed);
+    expect([lost.status, lost.body.error.code]).toEqual([502, "UPSTREAM_ERROR"]);
+    // the signed bytes and signature were kept before sending
+    const kept = await launchRow(launch.id);
+    expect(kept.signature).toBe(p.rpc.sent.at(-1)!.signature);
+
+    const height = p.rpc.blockHeight();
+    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
+    try {
+      await track();
+      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint, error_code: null });
+      const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+      expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
+    } finally {
+      p.rpc.setBlockHeight(height);
+    }
+    expect((await launchRow(launch.id)).mint).toBe(launch.mint); // no second build
+    expect(sendsFor(new Set([kept.signature])).length).toBe(1);
+    const agents = await p.engines.sql`SELECT mint FROM agents WHERE vault = ${launch.vault}`;
+    expect(agents.map((a) => a.mint)).toEqual([launch.mint]);
+  });
+
+  test("the creator's retry of submit past lastValidBlockHeight answers 200 confirmed, not EXPIRED", async () => {
+    const { creator, launch } = await p.built();
+    const signed = signAsCreator(launch.transaction, creator);
+    p.rpc.failNextSend(502, { landed: true });
+    expect((await submit(launch.id, signed)).status).toBe(502);
+    const height = p.rpc.blockHeight();
+    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
+    try {
+      const again = await submit(launch.id, signed);
+      expect([again.status, again.body.status, again.body.mint]).toEqual([200, "confirmed", launch.mint]);
+    } finally {
+      p.rpc.setBlockHeight(height);
+    }
+  });
+
+  test("a resend refused in preflight (422 SEND_FAILED) after a lost answer: rebuild is refused STILL_VALID until the old transaction cannot land, then ALREADY_LAUNCHED if it did", async () => {
+    const { creator, launch } = await p.built();
+    const signed = signAsCreator(launch.transaction, creator);
+    p.rpc.setConfirmMode("never"); // in flight: unknown to the cluster for now
+    try {
+      p.rpc.failNextSend(502, { landed: true });
+      expect((await submit(launch.id, signed)).status).toBe(502);
+    } finally {
+      p.rpc.setConfirmMode("immediate");
+    }
+    const signature = (await launchRow(launch.id)).signature as string;
+    p.rpc.rejectNextSend(["Program log: insufficient lamports"]);
+    const refused = await submit(launch.id, signed);
+    expect([refused.status, refused.body.error.code]).toEqual([422, "SEND_FAILED"]);
+
+    const early = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+    expect([early.status, early.body.error.code]).toEqual([409, "STILL_VALID"]);
+    expect(early.body.error.message).toContain(String(launch.lastValidBlockHeight));
+    expect(Number(early.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    // the first send lands after all, and the chain moves past its height
+    p.rpc.setSignatureStatus(signature, "confirmed");
+    const height = p.rpc.blockHeight();
+    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
+    try {
+      const late = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+      expect([late.status, late.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
+      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
+      expect((await p.engines.sql`SELECT 1 FROM agents WHERE mint = ${launch.mint}`).length).toBe(1);
+    } finally {
+      p.rpc.setBlockHeight(height);
+    }
+  });
+
+  test("a send refused in preflight whose transaction never landed: rebuild works once past lastValidBlockHeight", async () => {
+    const { creator, launch } = await p.built();
+    p.rpc.rejectNextSend(["Program log: insufficient lamports"]);
+    expect((await submit(launch.id, signAsCreator(launch.transaction, creator))).status).toBe(422);
+    expect((await p.call("POST", `/v1/launches/${launch.id}/rebuild`)).body.error.code).toBe("STILL_VALID");
+    const height = p.rpc.blockHeight();
+    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
+    try {
+      const rebuilt = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+      expect(rebuilt.status).toBe(200);
+      expect(rebuilt.body).toMatchObject({ id: launch.id, vault: launch.vault, status: "awaiting_signature" });
+      expect(rebuilt.body.mint).not.toBe(launch.mint);
+    } finally {
+      p.rpc.setBlockHeight(height);
+    }
+  });
+
+  test("a send that never reached the cluster: the tracker expires it only past lastValidBlockHeight, when the chain does not know it", async () => {
+    const { creator, launch } = await p.built();
+    p.rpc.failNextSend(502); // not landed
+    expect((await submit(launch.id, signAsCreator(launch.transaction, creator))).status).toBe(502);
+    await track();
+    expect((await launchRow(launch.id)).status).toBe("awaiting_signature");
+    const height = p.rpc.blockHeight();
+    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
+    try {
+      await track();
+      expect(await launchRow(launch.id)).toMatchObject({ status: "expired", error_code: "EXPIRED" });
+      expect((await p.call("POST", `/v1/launches/${launch.id}/rebuild`)).status).toBe(200);
+    } finally {
+      p.rpc.setBlockHeight(height);
+    }
+  });
+});
