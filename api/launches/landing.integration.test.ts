@@ -128,3 +128,38 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     }
   });
 });
+
+describe("confirming a launch is one transaction: the status and the agent, or neither", () => {
+  test("a failure between the two (injected in Postgres) leaves the launch open; the tracker then finishes it", async () => {
+    const { creator, launch } = await p.built({ agent: { name: "Half Way", drive: "Survive a crash" } });
+    const fn = `test_fail_agent_${launch.id.replaceAll("-", "")}`;
+    const sql = p.engines.sql;
+    await sql.unsafe(
+      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+         IF NEW.launch_id = '${launch.id}' THEN RAISE EXCEPTION 'injected failure between the launch and its agent'; END IF;
+         RETURN NEW; END $$`,
+    );
+    await sql.unsafe(`CREATE TRIGGER ${fn} BEFORE INSERT OR UPDATE ON agents FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    try {
+      const res = await submit(launch.id, signAsCreator(launch.transaction, creator));
+      expect(res.status).toBe(500);
+      expect((await launchRow(launch.id)).status).toBe("submitted"); // not confirmed without its agent
+    } finally {
+      await sql.unsafe(`DROP TRIGGER IF EXISTS ${fn} ON agents`);
+      await sql.unsafe(`DROP FUNCTION IF EXISTS ${fn}()`);
+    }
+    await track();
+    expect((await launchRow(launch.id)).status).toBe("confirmed");
+    const [agent] = await sql`SELECT name, drive, launch_id FROM agents WHERE mint = ${launch.mint}`;
+    expect(agent).toEqual({ name: "Half Way", drive: "Survive a crash", launch_id: launch.id });
+  });
+
+  test("a launch confirmed without its agent (cut in half by an earlier version) gets it from the tracker", async () => {
+    const { launch } = await p.built({ agent: { name: "Lost Soul" } });
+    await p.engines.sql`UPDATE launches SET status = 'confirmed' WHERE id = ${launch.id}`;
+    expect((await p.engines.sql`SELECT 1 FROM agents WHERE mint = ${launch.mint}`).length).toBe(0);
+    const r = await track();
+    expect(r!.repaired).toBeGreaterThanOrEqual(1);
+    expect((await p.engines.sql`SELECT name, launch_id FROM agents WHERE mint = ${launch.mint}`)[0]).toEqual({ name: "Lost Soul", launch_id: launch.id });
+  });
+});
