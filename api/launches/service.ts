@@ -104,7 +104,7 @@ export function createLaunchService(deps: LaunchDeps) {
     const sealed = await store.vaultKey(row.vault);
     if (!sealed) throw new ApiError(503, "SIGNER_UNAVAILABLE", "the agent wallet's key is missing; contact the platform");
     try {
-      return { keypair: Keypair.fromSecretKey(decryptSecretKey(sealed, key)), fresh: false };
+      return { keypair: Keypair.fromSecretKey(decryptSecretKey(sealed, key, row.vault)), fresh: false };
     } catch {
       throw new ApiError(503, "SIGNER_UNAVAILABLE", "the agent wallet's key cannot be unsealed with the configured VAULT_ENCRYPTION_KEY");
     }
@@ -143,7 +143,7 @@ export function createLaunchService(deps: LaunchDeps) {
           last_valid_block_height: lastValidBlockHeight,
           expires_at: new Date(Date.now() + Math.max(0, lastValidBlockHeight - height) * SLOT_MS),
         },
-        sealedVault: vault.fresh ? encryptSecretKey(vault.keypair.secretKey, key) : null,
+        sealedVault: vault.fresh ? encryptSecretKey(vault.keypair.secretKey, key, vault.keypair.publicKey.toBase58()) : null,
       };
     } catch (err) {
       if (err instanceof UpstreamError) throw upstreamFailure("the Solana RPC", err);
