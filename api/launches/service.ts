@@ -154,10 +154,10 @@ export function createLaunchService(deps: LaunchDeps) {
   /** Builds a reserved (or taken-over) launch and answers 201; on any failure the key is freed for a retry. */
   async function buildReserved(row: LaunchRow): Promise<Answer> {
     try {
-      signerOrThrow();
+      // the image is the last part of the request to validate: its refusals come before SIGNER_UNAVAILABLE
       const media = row.image_url && row.metadata_uri
-        ? { image_url: row.image_url, metadata_uri: row.metadata_uri }
-        : await prepareLaunchMedia(row.request, deps.media, { allowLoopback: deps.allowLoopbackFetch });
+        ? (signerOrThrow(), { image_url: row.image_url, metadata_uri: row.metadata_uri })
+        : await prepareLaunchMedia(row.request, deps.media, { allowLoopback: deps.allowLoopbackFetch, beforeStoring: signerOrThrow });
       const { built, sealedVault } = await buildTransaction(row, media);
       if (sealedVault) await store.saveVaultKey(built.vault, row.id, sealedVault);
       const answer = view.built({ ...row, ...built, status: "awaiting_signature", last_valid_block_height: BigInt(built.last_valid_block_height) });
@@ -192,7 +192,6 @@ export function createLaunchService(deps: LaunchDeps) {
     const blocked = deps.firewall.check(textFields(body));
     if (blocked) throw new ApiError(422, "FIREWALL_BLOCKED", `${blocked.field} was blocked by the safety filter: ${blocked.reason}`, { field: blocked.field });
     const target = targetConfig(body);
-    signerOrThrow();
     await quotaOrThrow(apiKey.id);
 
     const reserved = await store.reserve({
