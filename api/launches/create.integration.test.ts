@@ -1,3 +1,4 @@
+import { until } from "../../infra/testing/wait";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, randomUUID } from "node:crypto";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
@@ -118,11 +119,7 @@ describe("create", () => {
     p.rpc.setDelay(400);
     try {
       const pending = p.create(p.body(creator), key);
-      let id: string | undefined;
-      for (let i = 0; i < 100 && !id; i++) {
-        await Bun.sleep(20);
-        id = (await p.engines.sql<{ id: string }[]>`SELECT id FROM launches WHERE idempotency_key = ${key}`)[0]?.id;
-      }
+      const id = await until("the create to reserve its launch", async () => (await p.engines.sql<{ id: string }[]>`SELECT id FROM launches WHERE idempotency_key = ${key}`)[0]?.id, 10_000);
       const status = await p.call("GET", `/v1/launches/${id}`);
       expect(status.body.status).toBe("building");
       const submit = await p.call("POST", `/v1/launches/${id}/submit`, { body: { signedTransaction: "AAAA" } });

@@ -4,6 +4,7 @@ import bs58 from "bs58";
 import { launchFixtureAccounts, startRpcTestDouble } from "../testing/rpc-double";
 import { SendRejected, UpstreamError, createLaunchChain } from "./chain";
 import { buildLaunchTransaction } from "./launch-tx";
+import { until } from "../testing/wait";
 import { checkSignedTransaction } from "./verify";
 
 const CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew";
@@ -135,8 +136,7 @@ describe("launch chain calls against the RPC test double", () => {
     const later = transfer();
     await chain.send(later.raw);
     expect(await chain.signatureStates([later.signature])).toEqual([{ confirmed: false, err: null }]);
-    await Bun.sleep(200);
-    expect(await chain.signatureStates([later.signature])).toEqual([{ confirmed: true, err: null }]);
+    expect(await until("the transaction to land", async () => (await chain.signatureStates([later.signature]))[0]?.confirmed ? true : undefined, 10_000)).toBe(true);
 
     rpc.setConfirmMode("fail");
     const failed = transfer();
