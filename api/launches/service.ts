@@ -64,7 +64,9 @@ const sha256 = (s: string) => createHash("sha256").update(s).digest();
 export function createLaunchService(deps: LaunchDeps) {
   /** 502 with a message of ours: the upstream's own text (hosts, ports, internals) is logged, never returned. */
   const upstreamFailure = (what: string, err: unknown) => {
-    deps.log.warn("launch upstream failed", { what, err: (err as Error)?.message ?? String(err) });
+    // an RPC URL may carry its provider's key in the query: never logged
+    const text = ((err as Error)?.message ?? String(err)).replace(/([?&](?:api[-_]?key|token)=)[^&\s"']+/gi, "$1[redacted]");
+    deps.log.warn("launch upstream failed", { what, err: text });
     return new ApiError(502, "UPSTREAM_ERROR", `${what} did not answer as expected; nothing was changed, retry with the same Idempotency-Key`);
   };
   const store = launchStore(deps.sql);
