@@ -94,6 +94,25 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     }
   });
 
+  test("a resend refused in preflight after a lost answer: when the first send lands, the tracker confirms the launch", async () => {
+    const { creator, launch } = await p.built();
+    const signed = signAsCreator(launch.transaction, creator);
+    p.rpc.setConfirmMode("never");
+    try {
+      p.rpc.failNextSend(502, { landed: true });
+      expect((await submit(launch.id, signed)).status).toBe(502);
+    } finally {
+      p.rpc.setConfirmMode("immediate");
+    }
+    p.rpc.rejectNextSend(["Program log: insufficient lamports"]);
+    expect((await submit(launch.id, signed)).status).toBe(422);
+    expect((await launchRow(launch.id)).status).toBe("expired");
+    p.rpc.setSignatureStatus((await launchRow(launch.id)).signature as string, "finalized");
+    await track();
+    expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", error_code: null });
+    expect((await p.engines.sql`SELECT 1 FROM agents WHERE mint = ${launch.mint}`).length).toBe(1);
+  });
+
   test("a send refused in preflight whose transaction never landed: rebuild works once past lastValidBlockHeight", async () => {
     const { creator, launch } = await p.built();
     p.rpc.rejectNextSend(["Program log: insufficient lamports"]);

@@ -124,6 +124,17 @@ describe("launch chain calls against the RPC test double", () => {
     expect(rpc.sent.filter((s) => s.signature === lost.signature)).toHaveLength(1);
   });
 
+  test("a send that times out while its transaction lands: UpstreamError, and the chain knows the signature", async () => {
+    const slow = transfer();
+    rpc.failNextSend(502, { landed: true, hang: true });
+    const started = Date.now();
+    const err = await rejection(chain.send(slow.raw));
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect(err.message).toMatch(/within 1000 ms/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await chain.signatureStates([slow.signature])).toEqual([{ confirmed: true, err: null }]);
+  });
+
   test("statuses: pending then confirmed, failed on-chain, never landing, overridden, many at once", async () => {
     rpc.setConfirmMode("immediate", { afterPolls: 2 });
     const slow = transfer();
