@@ -4,8 +4,8 @@
  * failed on-chain → failed LAUNCH_FAILED; seen but not confirmed → submitted; unknown to
  * the chain AND past its last valid block height → expired EXPIRED. Never on block height
  * alone: a send whose answer was lost may have landed. Sends refused in preflight are
- * watched for ten minutes in case an earlier send of the same bytes lands. Confirmed
- * launches without their agent (a confirmation cut in half before it was one
+ * watched for ten minutes in case an earlier send of the same bytes lands. Once a minute,
+ * confirmed launches without their agent (a confirmation cut in half before it was one
  * transaction) get it. One run at a time across processes (advisory lock).
  */
 import { schedule, type ScheduledTask } from "node-cron";
@@ -18,14 +18,15 @@ import { askChain } from "./landing";
 
 export type TrackResult = { confirmed: number; failed: number; expired: number; pending: number; repaired: number };
 
-export async function trackLaunchesOnce(deps: { sql: Sql; chain: LaunchChain; service: LaunchService }): Promise<TrackResult | null> {
-  const run = await withAdvisoryLock(deps.sql, LOCKS.launchTracker, () => track(deps));
+/** `repair`: also look for confirmed launches without their agent (a scan of every confirmed launch: not every run). */
+export async function trackLaunchesOnce(deps: { sql: Sql; chain: LaunchChain; service: LaunchService }, o: { repair?: boolean } = {}): Promise<TrackResult | null> {
+  const run = await withAdvisoryLock(deps.sql, LOCKS.launchTracker, () => track(deps, o.repair ?? true));
   return run.skipped ? null : run.value;
 }
 
-async function track({ chain, service }: { chain: LaunchChain; service: LaunchService }): Promise<TrackResult> {
+async function track({ chain, service }: { chain: LaunchChain; service: LaunchService }, repair: boolean): Promise<TrackResult> {
   const out: TrackResult = { confirmed: 0, failed: 0, expired: 0, pending: 0, repaired: 0 };
-  out.repaired = await service.repairAgents();
+  if (repair) out.repaired = await service.repairAgents();
   const open = await service.store.open();
   if (open.length === 0) return out;
   const verdicts: Awaited<ReturnType<typeof askChain>> = [];
@@ -50,15 +51,22 @@ async function track({ chain, service }: { chain: LaunchChain; service: LaunchSe
   return out;
 }
 
+/** How often the scheduled tracker also repairs confirmed launches without their agent. */
+const REPAIR_EVERY_MS = 60_000;
+
 export function scheduleLaunchTracker(deps: { sql: Sql; chain: LaunchChain; service: LaunchService; log: Logger }, expression = "*/2 * * * * *"): ScheduledTask {
+  let repairedAt = -Infinity;
   return schedule(
     expression,
-    () =>
-      trackLaunchesOnce(deps)
+    () => {
+      const repair = Date.now() - repairedAt >= REPAIR_EVERY_MS;
+      if (repair) repairedAt = Date.now();
+      return trackLaunchesOnce(deps, { repair })
         .then((r) => {
           if (r && r.confirmed + r.failed + r.expired + r.repaired > 0) deps.log.info("launch tracker", r);
         })
-        .catch((err) => deps.log.warn("launch tracker failed", { err: (err as Error).message })),
+        .catch((err) => deps.log.warn("launch tracker failed", { err: (err as Error).message }));
+    },
     { name: "launch-tracker", noOverlap: true },
   );
 }
