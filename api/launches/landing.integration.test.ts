@@ -148,6 +148,36 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
   });
 });
 
+describe("a transaction the server never saw (the creator's wallet broadcast it)", () => {
+  test("past lastValidBlockHeight with no signature recorded, a mint that exists on-chain means it landed: confirmed, no rebuild", async () => {
+    const { launch } = await p.built({ agent: { name: "Self Sent" } });
+    p.rpc.setAccount(launch.mint, { lamports: 1_461_600, data: new Uint8Array(82), owner: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" });
+    const height = p.rpc.blockHeight();
+    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
+    try {
+      const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+      expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
+      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
+      expect((await p.engines.sql`SELECT name FROM agents WHERE mint = ${launch.mint}`)[0]).toEqual({ name: "Self Sent" });
+    } finally {
+      p.rpc.setBlockHeight(height);
+    }
+  });
+
+  test("the tracker does the same instead of expiring it", async () => {
+    const { launch } = await p.built();
+    p.rpc.setAccount(launch.mint, { lamports: 1_461_600, data: new Uint8Array(82), owner: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" });
+    const height = p.rpc.blockHeight();
+    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
+    try {
+      await track();
+      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", error_code: null });
+    } finally {
+      p.rpc.setBlockHeight(height);
+    }
+  });
+});
+
 describe("confirming a launch is one transaction: the status and the agent, or neither", () => {
   test("a failure between the two (injected in Postgres) leaves the launch open; the tracker then finishes it", async () => {
     const { creator, launch } = await p.built({ agent: { name: "Half Way", drive: "Survive a crash" } });

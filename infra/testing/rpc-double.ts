@@ -269,6 +269,11 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
     failNext(times: number, failure: Partial<Failure> = {}) {
       for (let i = 0; i < times; i++) failures.push({ status: failure.status ?? 429, retryAfter: failure.retryAfter, rpcError: failure.rpcError });
     },
+    /** serves `account` at `address` from now on (undefined: none), e.g. a mint a transaction created */
+    setAccount(address: string, account: FakeAccount | undefined) {
+      if (account) accounts.set(address, account);
+      else accounts.delete(address);
+    },
     /** forgets the failures failNext queued and nobody has met yet */
     clearFailures() {
       failures.length = 0;
