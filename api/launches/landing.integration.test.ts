@@ -15,6 +15,18 @@ afterAll(() => p?.stop());
 const submit = (id: string, signedTransaction: string) => p.call("POST", `/v1/launches/${id}/submit`, { body: { signedTransaction } });
 const track = () => trackLaunchesOnce({ sql: p.engines.sql, chain: p.launches.chain!, service: p.launches.service });
 const launchRow = async (id: string) => (await p.engines.sql`SELECT status, mint, signature, error_code FROM launches WHERE id = ${id}`)[0]!;
+/** Runs `fn` with the chain past this launch's lastValidBlockHeight, then puts the height back. */
+async function pastItsHeight(launch: { lastValidBlockHeight: number }, fn: () => Promise<void>) {
+  const height = p.rpc.blockHeight();
+  p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
+  try {
+    await fn();
+  } finally {
+    p.rpc.setBlockHeight(height);
+  }
+}
+/** the mint account a landed launch transaction created */
+const MINT_ACCOUNT = { lamports: 1_461_600, data: new Uint8Array(82), owner: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" };
 /** every accepted send of a transaction that creates this vault's pool, by signature */
 const sendsFor = (vaultSignatures: Set<string>) => p.rpc.sent.filter((s) => vaultSignatures.has(s.signature));
 
@@ -29,16 +41,12 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     const kept = await launchRow(launch.id);
     expect(kept.signature).toBe(p.rpc.sent.at(-1)!.signature);
 
-    const height = p.rpc.blockHeight();
-    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
-    try {
-      await track();
-      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint, error_code: null });
-      const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
-      expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
-    } finally {
-      p.rpc.setBlockHeight(height);
-    }
+    await pastItsHeight(launch, async () => {
+    await track();
+    expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint, error_code: null });
+    const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+    expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
+    });
     expect((await launchRow(launch.id)).mint).toBe(launch.mint); // no second build
     expect(sendsFor(new Set([kept.signature])).length).toBe(1);
     const agents = await p.engines.sql`SELECT mint FROM agents WHERE vault = ${launch.vault}`;
@@ -50,14 +58,10 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     const signed = signAsCreator(launch.transaction, creator);
     p.rpc.failNextSend(502, { landed: true });
     expect((await submit(launch.id, signed)).status).toBe(502);
-    const height = p.rpc.blockHeight();
-    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
-    try {
-      const again = await submit(launch.id, signed);
-      expect([again.status, again.body.status, again.body.mint]).toEqual([200, "confirmed", launch.mint]);
-    } finally {
-      p.rpc.setBlockHeight(height);
-    }
+    await pastItsHeight(launch, async () => {
+    const again = await submit(launch.id, signed);
+    expect([again.status, again.body.status, again.body.mint]).toEqual([200, "confirmed", launch.mint]);
+    });
   });
 
   test("a resend refused in preflight (422 SEND_FAILED) after a lost answer: rebuild is refused STILL_VALID until the old transaction cannot land, then ALREADY_LAUNCHED if it did", async () => {
@@ -82,16 +86,12 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
 
     // the first send lands after all, and the chain moves past its height
     p.rpc.setSignatureStatus(signature, "confirmed");
-    const height = p.rpc.blockHeight();
-    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
-    try {
-      const late = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
-      expect([late.status, late.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
-      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
-      expect((await p.engines.sql`SELECT 1 FROM agents WHERE mint = ${launch.mint}`).length).toBe(1);
-    } finally {
-      p.rpc.setBlockHeight(height);
-    }
+    await pastItsHeight(launch, async () => {
+    const late = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+    expect([late.status, late.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
+    expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
+    expect((await p.engines.sql`SELECT 1 FROM agents WHERE mint = ${launch.mint}`).length).toBe(1);
+    });
   });
 
   test("a resend refused in preflight after a lost answer: when the first send lands, the tracker confirms the launch", async () => {
@@ -118,16 +118,12 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     p.rpc.rejectNextSend(["Program log: insufficient lamports"]);
     expect((await submit(launch.id, signAsCreator(launch.transaction, creator))).status).toBe(422);
     expect((await p.call("POST", `/v1/launches/${launch.id}/rebuild`)).body.error.code).toBe("STILL_VALID");
-    const height = p.rpc.blockHeight();
-    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
-    try {
-      const rebuilt = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
-      expect(rebuilt.status).toBe(200);
-      expect(rebuilt.body).toMatchObject({ id: launch.id, vault: launch.vault, status: "awaiting_signature" });
-      expect(rebuilt.body.mint).not.toBe(launch.mint);
-    } finally {
-      p.rpc.setBlockHeight(height);
-    }
+    await pastItsHeight(launch, async () => {
+    const rebuilt = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.body).toMatchObject({ id: launch.id, vault: launch.vault, status: "awaiting_signature" });
+    expect(rebuilt.body.mint).not.toBe(launch.mint);
+    });
   });
 
   test("a send that never reached the cluster: the tracker expires it only past lastValidBlockHeight, when the chain does not know it", async () => {
@@ -136,45 +132,33 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     expect((await submit(launch.id, signAsCreator(launch.transaction, creator))).status).toBe(502);
     await track();
     expect((await launchRow(launch.id)).status).toBe("awaiting_signature");
-    const height = p.rpc.blockHeight();
-    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
-    try {
-      await track();
-      expect(await launchRow(launch.id)).toMatchObject({ status: "expired", error_code: "EXPIRED" });
-      expect((await p.call("POST", `/v1/launches/${launch.id}/rebuild`)).status).toBe(200);
-    } finally {
-      p.rpc.setBlockHeight(height);
-    }
+    await pastItsHeight(launch, async () => {
+    await track();
+    expect(await launchRow(launch.id)).toMatchObject({ status: "expired", error_code: "EXPIRED" });
+    expect((await p.call("POST", `/v1/launches/${launch.id}/rebuild`)).status).toBe(200);
+    });
   });
 });
 
 describe("a transaction the server never saw (the creator's wallet broadcast it)", () => {
   test("past lastValidBlockHeight with no signature recorded, a mint that exists on-chain means it landed: confirmed, no rebuild", async () => {
     const { launch } = await p.built({ agent: { name: "Self Sent" } });
-    p.rpc.setAccount(launch.mint, { lamports: 1_461_600, data: new Uint8Array(82), owner: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" });
-    const height = p.rpc.blockHeight();
-    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
-    try {
-      const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
-      expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
-      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
-      expect((await p.engines.sql`SELECT name FROM agents WHERE mint = ${launch.mint}`)[0]).toEqual({ name: "Self Sent" });
-    } finally {
-      p.rpc.setBlockHeight(height);
-    }
+    p.rpc.setAccount(launch.mint, MINT_ACCOUNT);
+    await pastItsHeight(launch, async () => {
+    const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+    expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
+    expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
+    expect((await p.engines.sql`SELECT name FROM agents WHERE mint = ${launch.mint}`)[0]).toEqual({ name: "Self Sent" });
+    });
   });
 
   test("the tracker does the same instead of expiring it", async () => {
     const { launch } = await p.built();
-    p.rpc.setAccount(launch.mint, { lamports: 1_461_600, data: new Uint8Array(82), owner: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" });
-    const height = p.rpc.blockHeight();
-    p.rpc.setBlockHeight(launch.lastValidBlockHeight + 1);
-    try {
-      await track();
-      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", error_code: null });
-    } finally {
-      p.rpc.setBlockHeight(height);
-    }
+    p.rpc.setAccount(launch.mint, MINT_ACCOUNT);
+    await pastItsHeight(launch, async () => {
+    await track();
+    expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", error_code: null });
+    });
   });
 });
 
