@@ -42,10 +42,10 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     expect(kept.signature).toBe(p.rpc.sent.at(-1)!.signature);
 
     await pastItsHeight(launch, async () => {
-    await track();
-    expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint, error_code: null });
-    const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
-    expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
+      await track();
+      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint, error_code: null });
+      const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+      expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
     });
     expect((await launchRow(launch.id)).mint).toBe(launch.mint); // no second build
     expect(sendsFor(new Set([kept.signature])).length).toBe(1);
@@ -59,8 +59,8 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     p.rpc.failNextSend(502, { landed: true });
     expect((await submit(launch.id, signed)).status).toBe(502);
     await pastItsHeight(launch, async () => {
-    const again = await submit(launch.id, signed);
-    expect([again.status, again.body.status, again.body.mint]).toEqual([200, "confirmed", launch.mint]);
+      const again = await submit(launch.id, signed);
+      expect([again.status, again.body.status, again.body.mint]).toEqual([200, "confirmed", launch.mint]);
     });
   });
 
@@ -87,10 +87,10 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     // the first send lands after all, and the chain moves past its height
     p.rpc.setSignatureStatus(signature, "confirmed");
     await pastItsHeight(launch, async () => {
-    const late = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
-    expect([late.status, late.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
-    expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
-    expect((await p.engines.sql`SELECT 1 FROM agents WHERE mint = ${launch.mint}`).length).toBe(1);
+      const late = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+      expect([late.status, late.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
+      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
+      expect((await p.engines.sql`SELECT 1 FROM agents WHERE mint = ${launch.mint}`).length).toBe(1);
     });
   });
 
@@ -119,10 +119,10 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     expect((await submit(launch.id, signAsCreator(launch.transaction, creator))).status).toBe(422);
     expect((await p.call("POST", `/v1/launches/${launch.id}/rebuild`)).body.error.code).toBe("STILL_VALID");
     await pastItsHeight(launch, async () => {
-    const rebuilt = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
-    expect(rebuilt.status).toBe(200);
-    expect(rebuilt.body).toMatchObject({ id: launch.id, vault: launch.vault, status: "awaiting_signature" });
-    expect(rebuilt.body.mint).not.toBe(launch.mint);
+      const rebuilt = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+      expect(rebuilt.status).toBe(200);
+      expect(rebuilt.body).toMatchObject({ id: launch.id, vault: launch.vault, status: "awaiting_signature" });
+      expect(rebuilt.body.mint).not.toBe(launch.mint);
     });
   });
 
@@ -133,9 +133,9 @@ describe("a send whose answer is lost (502) but whose transaction landed", () =>
     await track();
     expect((await launchRow(launch.id)).status).toBe("awaiting_signature");
     await pastItsHeight(launch, async () => {
-    await track();
-    expect(await launchRow(launch.id)).toMatchObject({ status: "expired", error_code: "EXPIRED" });
-    expect((await p.call("POST", `/v1/launches/${launch.id}/rebuild`)).status).toBe(200);
+      await track();
+      expect(await launchRow(launch.id)).toMatchObject({ status: "expired", error_code: "EXPIRED" });
+      expect((await p.call("POST", `/v1/launches/${launch.id}/rebuild`)).status).toBe(200);
     });
   });
 });
@@ -145,10 +145,10 @@ describe("a transaction the server never saw (the creator's wallet broadcast it)
     const { launch } = await p.built({ agent: { name: "Self Sent" } });
     p.rpc.setAccount(launch.mint, MINT_ACCOUNT);
     await pastItsHeight(launch, async () => {
-    const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
-    expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
-    expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
-    expect((await p.engines.sql`SELECT name FROM agents WHERE mint = ${launch.mint}`)[0]).toEqual({ name: "Self Sent" });
+      const rebuild = await p.call("POST", `/v1/launches/${launch.id}/rebuild`);
+      expect([rebuild.status, rebuild.body.error.code]).toEqual([409, "ALREADY_LAUNCHED"]);
+      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", mint: launch.mint });
+      expect((await p.engines.sql`SELECT name FROM agents WHERE mint = ${launch.mint}`)[0]).toEqual({ name: "Self Sent" });
     });
   });
 
@@ -156,8 +156,8 @@ describe("a transaction the server never saw (the creator's wallet broadcast it)
     const { launch } = await p.built();
     p.rpc.setAccount(launch.mint, MINT_ACCOUNT);
     await pastItsHeight(launch, async () => {
-    await track();
-    expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", error_code: null });
+      await track();
+      expect(await launchRow(launch.id)).toMatchObject({ status: "confirmed", error_code: null });
     });
   });
 });
