@@ -90,13 +90,14 @@ describe("API keys", () => {
   test("revoke by prefix: refused with API_KEY_REVOKED once the cache window (cacheMs) has passed", async () => {
     const { sql } = await testEngines();
     const { key, record } = await createApiKey(sql, { name: name("revoke"), scopes: ["launch"] });
-    const auth = createApiKeyAuth(sql, { cacheMs: 300 });
+    let clock = Date.now();
+    const auth = createApiKeyAuth(sql, { cacheMs: 300, now: () => clock });
     await auth.authenticate(`Bearer ${key}`, "launch");
     const revoked = await revokeApiKey(sql, record.prefix);
     expect(revoked).toMatchObject({ id: record.id, revokedAt: expect.any(Date) });
     // within the window this process still trusts its cached lookup (documented: at most cacheMs)
     expect((await auth.authenticate(`Bearer ${key}`, "launch")).id).toBe(record.id);
-    await Bun.sleep(350);
+    clock += 350;
     const err = await refusal(auth.authenticate(`Bearer ${key}`, "launch"));
     expect({ status: err.status, code: err.code, headers: err.headers }).toEqual({ status: 401, code: "API_KEY_REVOKED", headers: { "www-authenticate": "Bearer" } });
     // a process that had not cached it refuses at once
@@ -107,19 +108,35 @@ describe("API keys", () => {
     expect(await revokeApiKey(sql, crypto.randomUUID())).toBeNull();
   });
 
+  test("a prefix that clashes with an existing key is retried with a fresh key; a bad name is not retried", async () => {
+    const { sql } = await testEngines();
+    const a = new Uint8Array(crypto.getRandomValues(new Uint8Array(32)));
+    const b = new Uint8Array(crypto.getRandomValues(new Uint8Array(32)));
+    const first = await createApiKey(sql, { name: name("clash"), scopes: ["launch"] }, () => a);
+    const draws = [a, a, b];
+    let drawn = 0;
+    const second = await createApiKey(sql, { name: name("clash"), scopes: ["launch"] }, () => draws[drawn++]!);
+    expect(drawn).toBe(3);
+    expect(second.record.prefix).not.toBe(first.record.prefix);
+    await expect(createApiKey(sql, { name: name("clash"), scopes: ["launch"] }, () => a)).rejects.toMatchObject({ code: "23505" });
+  });
+
   test("last_used_at is written at most once per touch interval; list shows every key without secrets", async () => {
     const { sql } = await testEngines();
     const { key, record } = await createApiKey(sql, { name: name("touch"), scopes: ["launch"] });
     const lastUsed = async () => (await sql`SELECT last_used_at FROM api_keys WHERE id = ${record.id}`)[0]!.last_used_at as Date | null;
-    const auth = createApiKeyAuth(sql, { cacheMs: 50, touchEveryMs: 400 });
+    let clock = Date.now();
+    const auth = createApiKeyAuth(sql, { cacheMs: 50, touchEveryMs: 400, now: () => clock });
     await auth.authenticate(`Bearer ${key}`, "launch");
     const first = await lastUsed();
     expect(first).toBeInstanceOf(Date);
     for (let i = 0; i < 5; i++) await auth.authenticate(`Bearer ${key}`, "launch");
-    await Bun.sleep(100); // past the cache, not past the touch interval
+    clock += 100; // past the cache, not past the touch interval
     await auth.authenticate(`Bearer ${key}`, "launch");
     expect(await lastUsed()).toEqual(first);
-    await Bun.sleep(450);
+    clock += 450;
+    // Postgres keeps its own throttle on its own clock: the last write is made to look a second old
+    await sql`UPDATE api_keys SET last_used_at = last_used_at - interval '1 second' WHERE id = ${record.id}`;
     await auth.authenticate(`Bearer ${key}`, "launch");
     expect((await lastUsed())!.getTime()).toBeGreaterThan(first!.getTime());
 

@@ -10,6 +10,7 @@ import { createHash, randomBytes } from "node:crypto";
 import bs58 from "bs58";
 import type { Sql } from "../../infra/postgres";
 import { ApiError } from "../errors";
+import { retry } from "../../infra/retry";
 
 export type ApiKeyRecord = { id: string; name: string; prefix: string; scopes: string[]; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
 export const SCOPES = ["launch"] as const;
@@ -38,25 +39,29 @@ function toRecord(row: Record<string, unknown>): ApiKeyRecord {
   };
 }
 
-export async function createApiKey(sql: Sql, o: { name: string; scopes: string[] }): Promise<{ key: string; record: ApiKeyRecord }> {
+/** `randomKeyBytes` is for tests that need two keys to clash. */
+export async function createApiKey(
+  sql: Sql,
+  o: { name: string; scopes: string[] },
+  randomKeyBytes: () => Uint8Array = () => randomBytes(32),
+): Promise<{ key: string; record: ApiKeyRecord }> {
   const name = o.name.trim();
   if (name.length < 1 || name.length > 100) throw new ApiKeyInputError("name must be 1-100 characters");
   const unknown = o.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) throw new ApiKeyInputError(`unknown scope ${unknown.map((s) => JSON.stringify(s)).join(", ")} (known: ${SCOPES.join(", ")})`);
   const scopes = [...new Set(o.scopes)];
-  // prefixes are unique (so revoke by prefix is never ambiguous); a clash is astronomically rare, retried anyway
-  for (let attempt = 0; ; attempt++) {
-    const key = KEY_START + bs58.encode(randomBytes(32));
-    try {
+  // prefixes are unique (so revoke by prefix is never ambiguous); a clash is astronomically rare, a fresh key is tried anyway
+  return retry(
+    async () => {
+      const key = KEY_START + bs58.encode(randomKeyBytes());
       const rows = await sql`
         INSERT INTO api_keys (name, prefix, key_hash, scopes)
         VALUES (${name}, ${key.slice(0, PREFIX_LENGTH)}, ${hashKey(key)}, ${scopes}::text[])
         RETURNING ${sql(COLUMNS)}`;
       return { key, record: toRecord(rows[0]!) };
-    } catch (err) {
-      if ((err as { code?: string }).code !== "23505" || attempt >= 3) throw err;
-    }
-  }
+    },
+    { retries: 3, minDelayMs: 1, maxDelayMs: 10, shouldRetry: (err) => (err as { code?: string }).code === "23505" },
+  );
 }
 
 export async function listApiKeys(sql: Sql): Promise<ApiKeyRecord[]> {

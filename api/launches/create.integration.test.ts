@@ -1,3 +1,4 @@
+import { until } from "../../infra/testing/wait";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, randomUUID } from "node:crypto";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
@@ -118,11 +119,7 @@ describe("create", () => {
     p.rpc.setDelay(400);
     try {
       const pending = p.create(p.body(creator), key);
-      let id: string | undefined;
-      for (let i = 0; i < 100 && !id; i++) {
-        await Bun.sleep(20);
-        id = (await p.engines.sql<{ id: string }[]>`SELECT id FROM launches WHERE idempotency_key = ${key}`)[0]?.id;
-      }
+      const id = await until("the create to reserve its launch", async () => (await p.engines.sql<{ id: string }[]>`SELECT id FROM launches WHERE idempotency_key = ${key}`)[0]?.id, 10_000);
       const status = await p.call("GET", `/v1/launches/${id}`);
       expect(status.body.status).toBe("building");
       const submit = await p.call("POST", `/v1/launches/${id}/submit`, { body: { signedTransaction: "AAAA" } });
@@ -163,6 +160,7 @@ describe("create", () => {
     p.rpc.failNext(12, { status: 503 });
     const failed = await p.create(p.body(creator), key);
     expect([failed.status, failed.body.error.code]).toEqual([502, "UPSTREAM_ERROR"]);
+    expect(failed.body.error.message).not.toMatch(/503|Too many requests|127\.0\.0\.1|HTTP/i); // the RPC's own text stays in the log
     p.rpc.clearFailures();
     const retried = await p.create(p.body(creator), key);
     expect(retried.status).toBe(201);
@@ -264,6 +262,7 @@ describe("create: refusals", () => {
       const key = idem();
       const failed = await q.create(q.body(c), key);
       expect([failed.status, failed.body.error.code]).toEqual([502, "UPSTREAM_ERROR"]);
+      expect(failed.body.error.message).not.toMatch(/503|unavailable|127\.0\.0\.1|pinFileToIPFS/i); // the pinning service's own text stays in the log
       down = false;
       const ok = await q.create(q.body(c), key);
       expect(ok.status).toBe(201);
@@ -274,6 +273,28 @@ describe("create: refusals", () => {
     } finally {
       q.stop();
       pinning.stop(true);
+    }
+  });
+
+  test("hostile bodies: too large (declared or not), deeply nested, NUL or broken UTF-16 in a text field → 400 VALIDATION_ERROR, never 500", async () => {
+    const c = Keypair.generate();
+    const deep = await p.call("POST", "/v1/launches", { body: "[".repeat(20_000) + "]".repeat(20_000), headers: { "idempotency-key": idem() } });
+    expect([deep.status, deep.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
+    const nestedField = await p.create(p.body(c, { agent: { traits: [[[[[[[[[[[[[[[[[["x"]]]]]]]]]]]]]]]]]] } }), idem());
+    expect([nestedField.status, nestedField.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
+    const large = await p.create(p.body(c, { description: "x".repeat(70_000) }), idem());
+    expect([large.status, large.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
+    for (const [over, field] of [
+      [{ name: "Moon\u0000Dog" }, "name"],
+      [{ description: "nul \u0000 here" }, "description"],
+      [{ agent: { drive: "a\u0000b" } }, "agent.drive"],
+      [{ agent: { traits: ["ok", "b\u0000d"] } }, "agent.traits.1"],
+      [{ image: { url: p.images.url("/ok.png") + "\u0000" } }, "image.url"],
+      [{ description: "half a pair \ud800 here" }, "description"],
+    ] as [Record<string, unknown>, string][]) {
+      const res = await p.create(p.body(c, over), idem());
+      expect([field, res.status, res.body.error.code]).toEqual([field, 400, "VALIDATION_ERROR"]);
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
     }
   });
 

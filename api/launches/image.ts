@@ -57,7 +57,9 @@ export async function fetchLaunchImage(url: string, opts: { allowLoopback: boole
     if (!(err instanceof SafeFetchError)) throw err;
     if (err.code === "REFUSED") throw refused(err.message);
     if (err.code === "TOO_LARGE") throw new ApiError(400, "IMAGE_TOO_LARGE", `the image is over the 5 MB limit: ${err.message}`);
-    throw new ApiError(400, "IMAGE_UNREACHABLE", `the image could not be downloaded: ${err.message}`);
+    // the host's HTTP status helps the integrator; the network's own error text (addresses, ports, resolver) is not passed on
+    const why = err.code === "BAD_STATUS" ? `: ${err.message}` : " (no connection, a timeout or a broken transfer)";
+    throw new ApiError(400, "IMAGE_UNREACHABLE", `the image could not be downloaded${why}; check that the link is public and retry`);
   }
 
   const ext = sniff(bytes);

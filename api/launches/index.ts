@@ -5,7 +5,8 @@
  * for a body that is not JSON.
  */
 import { Elysia } from "elysia";
-import { parseOrThrow, respond, validationError } from "../errors";
+import { parseOrThrow, respond } from "../errors";
+import { readJson } from "./body";
 import { rateLimited } from "./rate-limit";
 import { idempotencyKeyOrThrow, SubmitBody } from "./model";
 import type { LaunchService, Answer } from "./service";
@@ -19,20 +20,7 @@ export type LaunchRouteDeps = {
   configs: ConfigRegistry;
 };
 
-/** Largest request body read (a create body is at most a few kB). */
-const MAX_BODY_BYTES = 64 * 1024;
-
 const answer = (a: Answer) => respond(a.status, a.body, a.headers);
-
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw validationError([{ field: "body", message: `must be at most ${MAX_BODY_BYTES} bytes` }]);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw validationError([{ field: "body", message: "is not valid JSON" }]);
-  }
-}
 
 export const launchRoutes = (deps: LaunchRouteDeps) => {
   /** The key, with the launch permission and within its rate. */

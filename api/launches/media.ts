@@ -7,8 +7,14 @@ import type { MediaStore } from "../../infra/media-store";
 import { fetchLaunchImage } from "./image";
 import type { CreateRequest } from "./model";
 
-export async function prepareLaunchMedia(r: CreateRequest, store: MediaStore, opts: { allowLoopback: boolean }): Promise<{ image_url: string; metadata_uri: string }> {
+/** `beforeStoring` runs once the image is checked (its refusals come first) and may refuse the rest, e.g. no signer. */
+export async function prepareLaunchMedia(
+  r: CreateRequest,
+  store: MediaStore,
+  opts: { allowLoopback: boolean; beforeStoring?: () => void },
+): Promise<{ image_url: string; metadata_uri: string }> {
   const image = await fetchLaunchImage(r.image.url, { allowLoopback: opts.allowLoopback });
+  opts.beforeStoring?.();
   const stored = await store.put(image.bytes, image.ext, image.mime);
   const links = r.links ?? {};
   const metadata = {

@@ -25,9 +25,12 @@ export const FIRST_BUY_CAP_LAMPORTS = 2_000_000_000n;
 export const MAX_MARKETS = 20;
 
 const utf8Bytes = (s: string) => Buffer.byteLength(s, "utf8");
+/** Postgres text and jsonb refuse NUL and unpaired surrogates: refused here, as the field's problem, not a 500 at the write. */
+const storable = v.check((s: string) => !s.includes("\u0000") && s.isWellFormed(), "must not contain NUL or unpaired surrogate characters");
 const text = (field: string, min: number, max: number) =>
   v.pipe(
     v.string(`${field} must be a string`),
+    storable,
     v.trim(),
     v.check((s) => [...s].length >= min, min === 1 ? "must not be empty" : `must be at least ${min} characters`),
     v.check((s) => [...s].length <= max, `must be at most ${max} characters`),
@@ -80,7 +83,7 @@ export const CreateBody = v.strictObject({
     v.toUpperCase(),
   ),
   description: v.optional(text("description", 0, 500), ""),
-  image: v.strictObject({ url: v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"), v.maxLength(2048, "must be at most 2048 characters")) }),
+  image: v.strictObject({ url: v.pipe(v.string("must be a string"), storable, v.minLength(1, "must not be empty"), v.maxLength(2048, "must be at most 2048 characters")) }),
   goal: v.optional(v.picklist(GOALS, `must be one of ${GOALS.join(", ")}`), "community"),
   agent: v.optional(AgentPersona),
   stock: v.optional(v.strictObject({ ticker: v.pipe(v.string("must be a string"), v.regex(/^[A-Za-z0-9.]{1,12}$/, "must be a stock ticker"), v.toUpperCase()) })),

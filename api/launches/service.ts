@@ -23,6 +23,7 @@ import { buildLaunchTransaction } from "../../infra/solana-tx/launch-tx";
 import { checkSignedTransaction } from "../../infra/solana-tx/verify";
 import { SendRejected, UpstreamError, type LaunchChain } from "../../infra/solana-tx/chain";
 import { decryptSecretKey, encryptSecretKey } from "../../infra/vault-keys";
+import { askChain, type Landing } from "./landing";
 
 /** Solana's target slot time: how `expiresAt` is estimated from the block height. */
 export const SLOT_MS = 400;
@@ -60,9 +61,14 @@ export function canonicalJson(x: unknown): string {
 }
 const sha256 = (s: string) => createHash("sha256").update(s).digest();
 
-const upstream = (what: string) => new ApiError(502, "UPSTREAM_ERROR", `${what}; nothing was changed, retry with the same Idempotency-Key`);
-
 export function createLaunchService(deps: LaunchDeps) {
+  /** 502 with a message of ours: the upstream's own text (hosts, ports, internals) is logged, never returned. */
+  const upstreamFailure = (what: string, err: unknown) => {
+    // an RPC URL may carry its provider's key in the query: never logged
+    const text = ((err as Error)?.message ?? String(err)).replace(/([?&](?:api[-_]?key|token)=)[^&\s"']+/gi, "$1[redacted]");
+    deps.log.warn("launch upstream failed", { what, err: text });
+    return new ApiError(502, "UPSTREAM_ERROR", `${what} did not answer as expected; nothing was changed, retry with the same Idempotency-Key`);
+  };
   const store = launchStore(deps.sql);
   const pollMs = deps.pollMs ?? 500;
   const view = { built: (r: LaunchRow) => builtView(r, deps.publicBaseUrl), status: (r: LaunchRow) => statusView(r, deps.publicBaseUrl) };
@@ -100,7 +106,7 @@ export function createLaunchService(deps: LaunchDeps) {
     const sealed = await store.vaultKey(row.vault);
     if (!sealed) throw new ApiError(503, "SIGNER_UNAVAILABLE", "the agent wallet's key is missing; contact the platform");
     try {
-      return { keypair: Keypair.fromSecretKey(decryptSecretKey(sealed, key)), fresh: false };
+      return { keypair: Keypair.fromSecretKey(decryptSecretKey(sealed, key, row.vault)), fresh: false };
     } catch {
       throw new ApiError(503, "SIGNER_UNAVAILABLE", "the agent wallet's key cannot be unsealed with the configured VAULT_ENCRYPTION_KEY");
     }
@@ -139,10 +145,10 @@ export function createLaunchService(deps: LaunchDeps) {
           last_valid_block_height: lastValidBlockHeight,
           expires_at: new Date(Date.now() + Math.max(0, lastValidBlockHeight - height) * SLOT_MS),
         },
-        sealedVault: vault.fresh ? encryptSecretKey(vault.keypair.secretKey, key) : null,
+        sealedVault: vault.fresh ? encryptSecretKey(vault.keypair.secretKey, key, vault.keypair.publicKey.toBase58()) : null,
       };
     } catch (err) {
-      if (err instanceof UpstreamError) throw upstream(`the Solana RPC failed: ${err.message}`);
+      if (err instanceof UpstreamError) throw upstreamFailure("the Solana RPC", err);
       throw err;
     }
   }
@@ -150,10 +156,10 @@ export function createLaunchService(deps: LaunchDeps) {
   /** Builds a reserved (or taken-over) launch and answers 201; on any failure the key is freed for a retry. */
   async function buildReserved(row: LaunchRow): Promise<Answer> {
     try {
-      signerOrThrow();
+      // the image is the last part of the request to validate: its refusals come before SIGNER_UNAVAILABLE
       const media = row.image_url && row.metadata_uri
-        ? { image_url: row.image_url, metadata_uri: row.metadata_uri }
-        : await prepareLaunchMedia(row.request, deps.media, { allowLoopback: deps.allowLoopbackFetch });
+        ? (signerOrThrow(), { image_url: row.image_url, metadata_uri: row.metadata_uri })
+        : await prepareLaunchMedia(row.request, deps.media, { allowLoopback: deps.allowLoopbackFetch, beforeStoring: signerOrThrow });
       const { built, sealedVault } = await buildTransaction(row, media);
       if (sealedVault) await store.saveVaultKey(built.vault, row.id, sealedVault);
       const answer = view.built({ ...row, ...built, status: "awaiting_signature", last_valid_block_height: BigInt(built.last_valid_block_height) });
@@ -163,7 +169,7 @@ export function createLaunchService(deps: LaunchDeps) {
     } catch (err) {
       if (!row.vault) await store.release(row.id).catch(() => {});
       else await store.move(row.id, ["building"], "expired").catch(() => {});
-      if (err instanceof PinningError) throw upstream(`pinning the image failed: ${err.message}`);
+      if (err instanceof PinningError) throw upstreamFailure("the image pinning service", err);
       throw err;
     }
   }
@@ -188,7 +194,6 @@ export function createLaunchService(deps: LaunchDeps) {
     const blocked = deps.firewall.check(textFields(body));
     if (blocked) throw new ApiError(422, "FIREWALL_BLOCKED", `${blocked.field} was blocked by the safety filter: ${blocked.reason}`, { field: blocked.field });
     const target = targetConfig(body);
-    signerOrThrow();
     await quotaOrThrow(apiKey.id);
 
     const reserved = await store.reserve({
@@ -216,21 +221,67 @@ export function createLaunchService(deps: LaunchDeps) {
     return row;
   }
 
-  /** The chain confirmed the launch: the coin exists, so does its agent. */
+  /**
+   * The chain confirmed the launch: the coin exists, so does its agent. The status and the
+   * agent are one Postgres transaction: a crash leaves both or neither (then the tracker
+   * finds the launch still open and confirms it again).
+   */
   async function confirm(row: LaunchRow, from: LaunchStatus[]): Promise<LaunchRow> {
-    const moved = (await store.move(row.id, from, "confirmed", { error: null })) ?? (await store.byId(row.id, row.api_key_id))!;
-    if (moved.status === "confirmed") {
-      await upsertLaunchAgent(deps.sql, moved);
-      await deps.onAgentChanged?.(moved.mint!).catch((err) => deps.log.warn("agent directory refresh failed", { mint: moved.mint, err: String(err) }));
-      deps.log.info("launch confirmed", { id: row.id, mint: moved.mint, signature: moved.signature });
-    }
+    const moved = await deps.sql.begin(async (tx) => {
+      const m = await launchStore(tx as unknown as Sql).move(row.id, from, "confirmed", { error: null });
+      if (m) await upsertLaunchAgent(tx as unknown as Sql, m);
+      return m;
+    });
+    if (!moved) return (await store.byId(row.id, row.api_key_id))!;
+    await agentChanged(moved);
+    deps.log.info("launch confirmed", { id: row.id, mint: moved.mint, signature: moved.signature });
     return moved;
   }
 
+  const agentChanged = (l: LaunchRow) =>
+    deps.onAgentChanged?.(l.mint!).catch((err) => deps.log.warn("agent directory refresh failed", { mint: l.mint, err: String(err) }));
+
+  /** Gives confirmed launches their agent where a confirmation stopped half-way (before it was one transaction). */
+  async function repairAgents(): Promise<number> {
+    const missing = await store.confirmedWithoutAgent();
+    for (const l of missing) {
+      await upsertLaunchAgent(deps.sql, l);
+      await agentChanged(l);
+      deps.log.warn("launch agent repaired", { id: l.id, mint: l.mint });
+    }
+    return missing.length;
+  }
+
   const failed = (row: LaunchRow, err: unknown) =>
-    store.move(row.id, ["submitted", "awaiting_signature"], "failed", {
+    store.move(row.id, ["submitted", "awaiting_signature", "expired"], "failed", {
       error: { code: "LAUNCH_FAILED", message: `the transaction failed on-chain (${JSON.stringify(err).slice(0, 200)}); no coin was created: start a new launch with a new key` },
     });
+
+  /** What the chain says of this launch's transaction (502 when the RPC does not answer). */
+  async function landingOf(row: LaunchRow, chain: LaunchChain): Promise<Landing> {
+    try {
+      return (await askChain(chain, [row]))[0]!;
+    } catch (err) {
+      throw upstreamFailure("the Solana RPC", err);
+    }
+  }
+
+  /**
+   * Settles a launch whose transaction the chain knows (confirmed, failed or in flight): the
+   * answer for it, or null when the chain does not know it (`can_land` or `gone`).
+   */
+  async function settle(row: LaunchRow, l: Landing, chain: LaunchChain): Promise<Answer | null> {
+    if (l.kind === "confirmed") return { status: 200, body: submitView(await confirm(row, [row.status]), deps.publicBaseUrl) };
+    if (l.kind === "failed") {
+      const f = (await failed(row, l.err)) ?? row;
+      throw new ApiError(422, "LAUNCH_FAILED", f.error_message ?? "the transaction failed on-chain; start a new launch");
+    }
+    if (l.kind === "in_flight") {
+      const sent = (await store.move(row.id, [row.status], "submitted", { error: null })) ?? row;
+      return awaitVerdict(sent, chain);
+    }
+    return null;
+  }
 
   /** Waits up to submitWaitMs for the cluster's verdict; answers 200, 202 or 422. */
   async function awaitVerdict(row: LaunchRow, chain: LaunchChain): Promise<Answer> {
@@ -241,7 +292,7 @@ export function createLaunchService(deps: LaunchDeps) {
         const f = (await failed(row, state.err)) ?? row;
         throw new ApiError(422, "LAUNCH_FAILED", f.error_message ?? "the transaction failed on-chain; start a new launch");
       }
-      if (state?.confirmed) return { status: 200, body: submitView(await confirm(row, ["submitted"]), deps.publicBaseUrl) };
+      if (state?.confirmed) return { status: 200, body: submitView(await confirm(row, ["submitted", "awaiting_signature"]), deps.publicBaseUrl) };
       if (Date.now() + pollMs > deadline) break;
       await Bun.sleep(pollMs);
     }
@@ -263,28 +314,34 @@ export function createLaunchService(deps: LaunchDeps) {
     const { chain } = signerOrThrow();
 
     if (row.status === "awaiting_signature") {
-      const height = await chain.blockHeight().catch((err) => {
-        throw upstream(`the Solana RPC failed: ${(err as Error).message}`);
-      });
-      if (height > Number(row.last_valid_block_height)) {
-        await store.move(row.id, ["awaiting_signature"], "expired", { error: { code: "EXPIRED", message: "the transaction expired before it was submitted; rebuild it" } });
+      // an earlier send whose answer was lost may have landed: ask before calling it expired
+      const l = await landingOf(row, chain);
+      const settled = await settle(row, l, chain);
+      if (settled) return settled;
+      if (l.kind === "gone") {
+        await store.move(row.id, ["awaiting_signature"], "expired", { error: { code: "EXPIRED", message: "the transaction expired before it landed; rebuild it" } });
         throw new ApiError(409, "EXPIRED", "the transaction expired (block height passed lastValidBlockHeight); POST /v1/launches/{id}/rebuild for a fresh one");
       }
     }
+    // recorded before sending: a send whose answer is lost is still tracked by its signature
+    const recorded = await store.recordSigned(row.id, check.signature, check.raw);
+    if (!recorded) return submit(apiKey, id, signedTransaction); // it moved meanwhile: answer for where it is now
     try {
-      await chain.send(check.raw);
+      await chain.send(recorded.signed_transaction!);
     } catch (err) {
       if (err instanceof SendRejected && !/already been processed/i.test(err.message)) {
+        // a resend of a transaction already in flight changes nothing: its first send decides
+        if (recorded.status === "submitted") return awaitVerdict(recorded, chain);
         const message = `the network rejected the transaction: ${err.message.slice(0, 300)}; fund the creator's wallet if it is short of SOL, then rebuild`;
-        await store.move(row.id, ["awaiting_signature", "submitted"], "expired", { error: { code: "SEND_FAILED", message } });
+        await store.move(row.id, ["awaiting_signature"], "expired", { error: { code: "SEND_FAILED", message } });
         throw new ApiError(422, "SEND_FAILED", message, { logs: err.logs.slice(-10) });
       }
       if (!(err instanceof SendRejected)) {
-        if (row.status === "submitted") return awaitVerdict(row, chain); // a resend that failed changes nothing
-        throw upstream(`sending to the Solana RPC failed: ${(err as Error).message}`);
+        if (recorded.status === "submitted") return awaitVerdict(recorded, chain); // a resend that failed changes nothing
+        throw upstreamFailure("sending to the Solana RPC", err);
       }
     }
-    const sent = (await store.move(row.id, ["awaiting_signature"], "submitted", { signature: check.signature, signed_transaction: check.raw })) ?? (await store.byId(row.id, apiKey.id))!;
+    const sent = (await store.move(row.id, ["awaiting_signature"], "submitted")) ?? (await store.byId(row.id, apiKey.id))!;
     if (sent.status === "confirmed") return { status: 200, body: submitView(sent, deps.publicBaseUrl) };
     return awaitVerdict(sent, chain);
   }
@@ -303,12 +360,31 @@ export function createLaunchService(deps: LaunchDeps) {
       if (!mine) throw new ApiError(409, "LAUNCH_IN_PROGRESS", "a rebuild of this launch is in progress; retry in a few seconds", undefined, { "retry-after": "2" });
       return rebuildHeld(mine);
     }
-    if (row.status === "awaiting_signature") {
-      const height = await chain.blockHeight().catch((err) => {
-        throw upstream(`the Solana RPC failed: ${(err as Error).message}`);
-      });
-      if (height <= Number(row.last_valid_block_height))
-        throw refuse("STILL_VALID", `the current transaction can still land (until block height ${row.last_valid_block_height}, about ${row.expires_at?.toISOString()}); have it signed and submitted`);
+    // a new mint with the same vault is safe only once the old transaction can never land
+    const l = await landingOf(row, chain);
+    if (l.kind === "confirmed") {
+      await confirm(row, [row.status]);
+      throw refuse("ALREADY_LAUNCHED", "the transaction landed after all: the coin and its agent exist; GET /v1/launches/{id}");
+    }
+    if (l.kind === "failed") {
+      await failed(row, l.err);
+      throw new ApiError(422, "LAUNCH_FAILED", "the transaction failed on-chain; start a new launch with a new key");
+    }
+    if (l.kind === "in_flight") {
+      await store.move(row.id, [row.status], "submitted", { error: null });
+      throw refuse("ALREADY_SUBMITTED", "the transaction sent earlier is being processed by the network; poll GET /v1/launches/{id} for the outcome");
+    }
+    if (l.kind === "can_land") {
+      const waitSeconds = Math.max(1, Math.ceil(((row.expires_at?.getTime() ?? Date.now()) - Date.now()) / 1000) + 1);
+      const what = row.signature ? "the transaction sent earlier can still land" : "the current transaction can still land";
+      const next = row.signature ? "retry the rebuild after that" : "have it signed and submitted, or retry the rebuild after that";
+      throw new ApiError(
+        409,
+        "STILL_VALID",
+        `${what} (until block height ${row.last_valid_block_height}, about ${row.expires_at?.toISOString()}); ${next}`,
+        undefined,
+        { "retry-after": String(waitSeconds) },
+      );
     }
     const mine = await store.beginRebuild(row.id, row.status);
     if (!mine) throw new ApiError(409, "LAUNCH_IN_PROGRESS", "this launch changed meanwhile; GET it and retry", undefined, { "retry-after": "1" });
@@ -333,6 +409,6 @@ export function createLaunchService(deps: LaunchDeps) {
     return { status: 200, body: view.status(await owned(apiKey, id)) };
   }
 
-  return { create, submit, rebuild, status, confirm, failed, store };
+  return { create, submit, rebuild, status, confirm, failed, repairAgents, store };
 }
 export type LaunchService = ReturnType<typeof createLaunchService>;

@@ -131,6 +131,23 @@ export function launchStore(sql: Sql) {
       return rows[0] ?? null;
     },
 
+    /**
+     * Keeps the signed bytes and their signature before they are sent, so nothing that may
+     * land goes unrecorded. The first bytes recorded for a build stay (a later submit of the
+     * same message sends them again): only one signature per build is ever in flight.
+     * Null when the launch is no longer awaiting a signature or submitted.
+     */
+    async recordSigned(id: string, signature: string, raw: Uint8Array): Promise<LaunchRow | null> {
+      const rows = await sql<LaunchRow[]>`
+        UPDATE launches SET
+          signature = COALESCE(signature, ${signature}),
+          signed_transaction = COALESCE(signed_transaction, ${Buffer.from(raw)}),
+          updated_at = CASE WHEN signature IS NULL THEN now() ELSE updated_at END
+        WHERE id = ${id} AND status IN ('awaiting_signature', 'submitted')
+        RETURNING *`;
+      return rows[0] ?? null;
+    },
+
     /** Launches a create made in the last 24 hours with this key, and when the oldest of them leaves the window. */
     async recentCount(apiKeyId: string): Promise<{ count: number; oldest: Date | null }> {
       const [r] = await sql<{ count: bigint; oldest: Date | null }[]>`
@@ -139,8 +156,21 @@ export function launchStore(sql: Sql) {
       return { count: Number(r!.count), oldest: r!.oldest };
     },
 
-    /** What the tracker watches: sent and waiting for the chain, or built and maybe past their block height. */
-    open: () => sql<LaunchRow[]>`SELECT * FROM launches WHERE status IN ('awaiting_signature', 'submitted') ORDER BY updated_at LIMIT 500`,
+    /**
+     * What the tracker watches: sent and waiting for the chain, built and maybe past their block
+     * height, and (for a while) sends refused in preflight whose earlier send may still land.
+     */
+    open: () => sql<LaunchRow[]>`
+      SELECT * FROM launches
+      WHERE status IN ('awaiting_signature', 'submitted')
+         OR (status = 'expired' AND error_code = 'SEND_FAILED' AND signature IS NOT NULL AND updated_at > now() - interval '10 minutes')
+      ORDER BY updated_at LIMIT 500`,
+
+    /** Confirmed launches whose agent is missing or is not theirs (a confirmation that stopped half-way, before it was one transaction). */
+    confirmedWithoutAgent: () => sql<LaunchRow[]>`
+      SELECT l.* FROM launches l LEFT JOIN agents a ON a.mint = l.mint
+      WHERE l.status = 'confirmed' AND l.mint IS NOT NULL AND (a.mint IS NULL OR a.launch_id IS DISTINCT FROM l.id)
+      ORDER BY l.updated_at LIMIT 100`,
 
     saveVaultKey: (vault: string, launchId: string, sealed: Uint8Array) =>
       sql`INSERT INTO vault_keys (vault, launch_id, sealed) VALUES (${vault}, ${launchId}, ${Buffer.from(sealed)}) ON CONFLICT (vault) DO NOTHING`,

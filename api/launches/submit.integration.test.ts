@@ -138,7 +138,8 @@ describe("submit", () => {
     const refused = await p.call("POST", `/v1/launches/${a.launch.id}/submit`, { body: { signedTransaction: signAsCreator(a.launch.transaction, a.creator) } });
     expect([refused.status, refused.body.error.code]).toEqual([422, "SEND_FAILED"]);
     expect((await p.call("GET", `/v1/launches/${a.launch.id}`)).body).toMatchObject({ status: "expired", error: { code: "SEND_FAILED" } });
-    expect((await p.call("POST", `/v1/launches/${a.launch.id}/rebuild`)).status).toBe(200);
+    // a rebuild waits until the refused transaction can no longer land (see landing.integration.test.ts)
+    expect((await p.call("POST", `/v1/launches/${a.launch.id}/rebuild`)).body.error.code).toBe("STILL_VALID");
 
     const b = await built();
     const signed = signAsCreator(b.launch.transaction, b.creator);
@@ -230,9 +231,13 @@ describe("stocks, limits and the signer", () => {
     }
   });
 
-  test("no vault encryption key → 503 SIGNER_UNAVAILABLE, nothing stored", async () => {
+  test("no vault encryption key → 503 SIGNER_UNAVAILABLE, nothing stored; the request is validated first", async () => {
     const unsigned = await launchTestPlatform({ VAULT_ENCRYPTION_KEY: "" });
     try {
+      const invalid = await unsigned.create(unsigned.body(Keypair.generate(), { symbol: "not a symbol" }), idem());
+      expect([invalid.status, invalid.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
+      const badImage = await unsigned.create(unsigned.body(Keypair.generate(), { image: { url: unsigned.images.url("/missing") } }), idem());
+      expect([badImage.status, badImage.body.error.code]).toEqual([400, "IMAGE_UNREACHABLE"]);
       const key = idem();
       const res = await unsigned.create(unsigned.body(Keypair.generate()), key);
       expect([res.status, res.body.error.code]).toEqual([503, "SIGNER_UNAVAILABLE"]);

@@ -4,6 +4,7 @@ import bs58 from "bs58";
 import { launchFixtureAccounts, startRpcTestDouble } from "../testing/rpc-double";
 import { SendRejected, UpstreamError, createLaunchChain } from "./chain";
 import { buildLaunchTransaction } from "./launch-tx";
+import { until } from "../testing/wait";
 import { checkSignedTransaction } from "./verify";
 
 const CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew";
@@ -123,6 +124,17 @@ describe("launch chain calls against the RPC test double", () => {
     expect(rpc.sent.filter((s) => s.signature === lost.signature)).toHaveLength(1);
   });
 
+  test("a send that times out while its transaction lands: UpstreamError, and the chain knows the signature", async () => {
+    const slow = transfer();
+    rpc.failNextSend(502, { landed: true, hang: true });
+    const started = Date.now();
+    const err = await rejection(chain.send(slow.raw));
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect(err.message).toMatch(/within 1000 ms/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await chain.signatureStates([slow.signature])).toEqual([{ confirmed: true, err: null }]);
+  });
+
   test("statuses: pending then confirmed, failed on-chain, never landing, overridden, many at once", async () => {
     rpc.setConfirmMode("immediate", { afterPolls: 2 });
     const slow = transfer();
@@ -135,8 +147,7 @@ describe("launch chain calls against the RPC test double", () => {
     const later = transfer();
     await chain.send(later.raw);
     expect(await chain.signatureStates([later.signature])).toEqual([{ confirmed: false, err: null }]);
-    await Bun.sleep(200);
-    expect(await chain.signatureStates([later.signature])).toEqual([{ confirmed: true, err: null }]);
+    expect(await until("the transaction to land", async () => (await chain.signatureStates([later.signature]))[0]?.confirmed ? true : undefined, 10_000)).toBe(true);
 
     rpc.setConfirmMode("fail");
     const failed = transfer();

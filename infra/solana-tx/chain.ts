@@ -1,12 +1,12 @@
 /**
  * The few RPC calls a launch makes (blockhash, block height, send, signature
- * statuses), with failures classified: UpstreamError = try again later (network,
+ * statuses, whether its mint exists), with failures classified: UpstreamError = try again later (network,
  * HTTP 5xx/429, timeouts, node trouble); SendRejected = the cluster refused this
  * transaction (preflight simulation failure, bad signature, malformed), with logs.
  */
 import type { Connection } from "@solana/web3.js";
 import bs58 from "bs58";
-import { VersionedTransaction } from "@solana/web3.js";
+import { PublicKey, VersionedTransaction } from "@solana/web3.js";
 
 /** network trouble, HTTP 5xx/429, timeouts, JSON-RPC internal errors: retryable */
 export class UpstreamError extends Error {
@@ -31,6 +31,8 @@ export type LaunchChain = {
   send(raw: Uint8Array): Promise<string>;
   /** getSignatureStatuses (searchTransactionHistory true); confirmed = confirmationStatus confirmed|finalized */
   signatureStates(signatures: string[]): Promise<SignatureState[]>;
+  /** getMultipleAccounts (confirmed): whether each address holds an account */
+  accountsExist(addresses: string[]): Promise<boolean[]>;
 };
 
 /** JSON-RPC codes by which a node refuses the transaction itself (as opposed to being unable to answer). */
@@ -92,6 +94,16 @@ export function createLaunchChain(connection: Connection, opts: { timeoutMs?: nu
       }
       if (typeof res.result !== "string") throw new UpstreamError("sendTransaction: the RPC answered without a signature");
       return res.result;
+    },
+
+    async accountsExist(addresses) {
+      const out: boolean[] = [];
+      for (let i = 0; i < addresses.length; i += 100) {
+        const chunk = addresses.slice(i, i + 100).map((a) => new PublicKey(a));
+        const infos = await upstream("getMultipleAccounts", () => connection.getMultipleAccountsInfo(chunk, "confirmed"));
+        out.push(...infos.map((a) => a !== null));
+      }
+      return out;
     },
 
     async signatureStates(signatures) {

@@ -11,7 +11,9 @@
  * sendTransaction (base64, as web3.js sends it: every signature verified, an expired
  * blockhash refused, a landed duplicate refused as AlreadyProcessed, raw bytes recorded
  * in `sent`) and getSignatureStatuses, with controls to refuse or fail the next send
- * and to choose how sent transactions land (see `setConfirmMode`).
+ * (also one that lands while its answer is lost or never comes: `failNextSend`), to
+ * move the block height and to set what a signature's status is, and to choose how
+ * sent transactions land (see `setConfirmMode`).
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -36,7 +38,7 @@ export type ConfirmMode = "immediate" | "never" | "fail";
 export type DoubleSignatureStatus = null | "processed" | "confirmed" | "finalized" | { err: unknown; confirmationStatus?: "processed" | "confirmed" | "finalized" };
 export type SentTransaction = { signature: string; raw: Uint8Array; blockhash: string; at: number };
 type Landing = { mode: ConfirmMode; pollsLeft: number; readyAt: number; err: unknown; slot: number };
-type SendFailure = { status: number; landed: boolean };
+type SendFailure = { status: number; landed: boolean; hang: boolean };
 type SendRejection = { message: string; logs: string[]; err: unknown };
 
 const DEFAULT_FAIL_ERR = { InstructionError: [0, { Custom: 1 }] };
@@ -169,7 +171,7 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
     return bySignature.has(signature);
   }
 
-  async function sendTransaction(id: unknown, params: any[]): Promise<Response> {
+  async function sendTransaction(id: unknown, params: any[], signal: AbortSignal): Promise<Response> {
     const o = (params[1] ?? {}) as { encoding?: string; skipPreflight?: boolean };
     if (o.encoding !== "base64") return rpcError(id, -32602, "this test double accepts only base64-encoded transactions");
     let tx: VersionedTransaction;
@@ -183,6 +185,11 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
     const failure = sendFailures.shift();
     if (failure) {
       if (failure.landed) accept();
+      // a send that times out: no answer until the client gives up (or 30 s)
+      if (failure.hang) await new Promise<void>((resolve) => {
+        const cap = setTimeout(resolve, 30_000);
+        signal.addEventListener("abort", () => (clearTimeout(cap), resolve()), { once: true });
+      });
       return Response.json({ jsonrpc: "2.0", id, error: { code: failure.status, message: `HTTP ${failure.status} from the test double` } }, { status: failure.status });
     }
     const message = tx.message.serialize();
@@ -234,7 +241,7 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
       else if (body.method === "getEpochInfo")
         result = { absoluteSlot: slot(), blockHeight, epoch: Math.floor(slot() / 432_000), slotIndex: slot() % 432_000, slotsInEpoch: 432_000, transactionCount: null };
       else if (body.method === "getMinimumBalanceForRentExemption") result = (128 + Number(body.params[0] ?? 0)) * 3480 * 2;
-      else if (body.method === "sendTransaction") return sendTransaction(body.id, body.params);
+      else if (body.method === "sendTransaction") return sendTransaction(body.id, body.params, req.signal);
       else if (body.method === "getSignatureStatuses") result = { context: { slot: slot(), apiVersion: "2.0.0" }, value: (body.params[0] as string[]).map(statusOf) };
       else if (body.method === "getSignaturesForAddress") {
         const o = (body.params[1] ?? {}) as { before?: string; until?: string; limit?: number };
@@ -261,6 +268,11 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
     /** the next `times` requests fail with HTTP `status` (429 by default) or with `rpcError` */
     failNext(times: number, failure: Partial<Failure> = {}) {
       for (let i = 0; i < times; i++) failures.push({ status: failure.status ?? 429, retryAfter: failure.retryAfter, rpcError: failure.rpcError });
+    },
+    /** serves `account` at `address` from now on (undefined: none), e.g. a mint a transaction created */
+    setAccount(address: string, account: FakeAccount | undefined) {
+      if (account) accounts.set(address, account);
+      else accounts.delete(address);
     },
     /** forgets the failures failNext queued and nobody has met yet */
     clearFailures() {
@@ -294,9 +306,12 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
         err: opts.err ?? "AccountNotFound",
       });
     },
-    /** the next sendTransaction answers HTTP `status`; with `landed` the transaction still goes through (a lost answer) */
-    failNextSend(status = 502, opts: { landed?: boolean } = {}) {
-      sendFailures.push({ status, landed: opts.landed ?? false });
+    /**
+     * The next sendTransaction answers HTTP `status`; with `landed` the transaction still goes through (a lost
+     * answer); with `hang` no answer comes until the client gives up (a send that times out).
+     */
+    failNextSend(status = 502, opts: { landed?: boolean; hang?: boolean } = {}) {
+      sendFailures.push({ status, landed: opts.landed ?? false, hang: opts.hang ?? false });
     },
     /**
      * How transactions sent from now on land: "immediate" (default) confirmed, "fail" confirmed with
