@@ -6,7 +6,7 @@
 import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
 import type { SolPriceService } from "../../infra/sol-price";
-import { formatUnits, priceFromSqrt, type ConfigRegistry, type PlatformConfig } from "../../pipelines/platform/configs";
+import { formatUnits, priceFromSqrt, WSOL_MINT, type ConfigRegistry, type PlatformConfig } from "../../pipelines/platform/configs";
 import { readMarketRows, type MarketRow } from "./market-sql";
 import type { MarketBoard } from "./market-board";
 import { decodeCursor, encodeCursor } from "./model";
@@ -158,7 +158,7 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
 }
 
 function quoteOf(cfg: PlatformConfig | undefined) {
-  const q = cfg?.quote ?? { kind: "sol" as const, mint: "So11111111111111111111111111111111111111112", symbol: "SOL", decimals: 9 };
+  const q = cfg?.quote ?? { kind: "sol" as const, mint: WSOL_MINT, symbol: "SOL", decimals: 9 };
   return { kind: q.kind, mint: q.mint, symbol: q.symbol, decimals: q.decimals, uiMultiplier: 1 };
 }
 
