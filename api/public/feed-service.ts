@@ -77,7 +77,9 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
   const pos = decodeCursor(list, q.cursor, ["number", "string"]);
   const stored = kinds.filter((k) => k !== "trade");
   const parts: string[] = [];
-  const mintFilter = mint ? "mint = {mint:String}" : "1";
+  // the global feed leaves hidden agents out in the query itself, so its pages stay full
+  const hidden = mint ? [] : await hiddenMints(deps);
+  const mintFilter = mint ? "mint = {mint:String}" : hidden.length ? "mint NOT IN {hidden:Array(String)}" : "1";
   if (stored.length)
     parts.push(`SELECT mint, toUnixTimestamp64Milli(at) AS at_ms, id, toString(kind) AS kind, text, body, data, links
                 FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}
@@ -99,14 +101,15 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
       `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
        ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
        ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
-      { mint, kinds: stored, limit: q.limit + 1, inner_limit: q.limit + 64, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
+      { mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: q.limit + 64, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
     ),
   ]);
   const page = rows.slice(0, q.limit);
-  const agents = agent && mint ? new Map([[mint, agent]]) : await agentSummaries(deps, [...new Set(page.map((r) => r.mint))]);
+  const agents = agent && mint ? new Map([[mint, { hidden: false, summary: agent }]]) : await agentRows(deps, [...new Set(page.map((r) => r.mint))]);
   const last = page.at(-1);
   return {
-    items: page.map((r) => activityItem(r, agents.get(r.mint), deps.configs)),
+    // an agent hidden between the two reads is dropped here; the cursor still follows the rows read
+    items: page.filter((r) => !agents.get(r.mint)?.hidden).map((r) => activityItem(r, agents.get(r.mint)?.summary, deps.configs)),
     nextCursor: rows.length > q.limit && last ? encodeCursor(list, [Number(last.at_ms), last.id]) : null,
   };
 }
@@ -120,8 +123,9 @@ async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<Summa
   return agent.summary;
 }
 
-async function agentSummaries(deps: PublicDeps, mints: string[]): Promise<Map<string, Summary>> {
-  return new Map([...(await agentRows(deps, mints))].map(([mint, a]) => [mint, a.summary]));
+/** Mints of hidden agents (moderation: a handful, not thousands). */
+async function hiddenMints(deps: PublicDeps): Promise<string[]> {
+  return (await deps.sql<{ mint: string }[]>`SELECT mint FROM agents WHERE hidden`).map((r) => r.mint);
 }
 
 async function agentRows(deps: PublicDeps, mints: string[]): Promise<Map<string, { hidden: boolean; summary: Summary }>> {
