@@ -15,6 +15,8 @@ import { createMetrics, prometheusText } from "../pipelines/metrics";
 import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, type PriceSource, type SolPriceService } from "./sol-price";
 import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
+import { createClientLimiter } from "../api/public/rate-limit";
+import { clientAddressOf } from "../api/public/client-address";
 import { createApp } from "../api/app";
 import type { DataApiDeps } from "../api/public";
 import type { SolanaRpc } from "./solana-rpc";
@@ -89,6 +91,8 @@ export function dataApiDeps(
     cluster: config.cluster,
     cache: createResponseCache(opts.responseCache === false ? 0 : 5000),
     board: createMarketBoard(engines.ch, opts.boardRefreshMs ?? 5000),
+    limiter: config.dataApi.ratePerMinute > 0 ? createClientLimiter({ perMinute: config.dataApi.ratePerMinute, burst: config.dataApi.rateBurst }) : null,
+    clientOf: clientAddressOf(config.dataApi.trustedProxies),
   };
 }
 

@@ -9,7 +9,7 @@ import type { SolPriceService } from "../../infra/sol-price";
 import { formatUnits, priceFromSqrt, WSOL_MINT, type ConfigRegistry, type PlatformConfig } from "../../pipelines/platform/configs";
 import { readMarketRows, type MarketRow } from "./market-sql";
 import type { MarketBoard } from "./market-board";
-import { decodeCursor, encodeCursor } from "./model";
+import { decodeCursor, encodeCursor, CURSOR_POSITIONS } from "./model";
 import { notFound } from "../errors";
 
 export type PublicDeps = { ch: ClickHouse; sql: Sql; configs: ConfigRegistry; price: SolPriceService; publicBaseUrl: string; board: MarketBoard };
@@ -32,10 +32,10 @@ type RegistryRow = {
 
 /** Newest/biggest first; ties broken by mint, descending, so pages never overlap. */
 export async function listAgents(deps: PublicDeps, q: { sort: Sort; category?: string; q?: string; limit: number; cursor?: string }) {
-  const position = decodeCursor(`agents:${q.sort}`, q.cursor, ["string", "string"]);
+  const position = decodeCursor(`agents:${q.sort}`, q.cursor, CURSOR_POSITIONS.agents);
   const value = SORT_VALUE[q.sort];
   const needle = q.q?.toLowerCase();
-  const after = position ? { v: BigInt(position[0] as string), m: position[1] as string } : null;
+  const after = position ? { v: BigInt(position[0]), m: position[1] } : null;
   const matches = (await deps.board.rows()).filter(
     (r) =>
       !r.hidden &&

@@ -4,7 +4,7 @@
 import { formatUnits, WSOL_MINT, type ConfigRegistry, type QuoteInfo } from "../../pipelines/platform/configs";
 import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
-import { decodeCursor, encodeCursor, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
+import { decodeCursor, encodeCursor, CURSOR_POSITIONS, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
 import { notFound } from "../errors";
 
 export type TradeRow = {
@@ -16,7 +16,7 @@ const TRADE_COLUMNS = `mint, signature, ix, inner, toString(slot) AS slot_text, 
   toString(amount_base) AS amount_base, base_decimals, price_sol, quote_mint`;
 
 export async function listTrades(deps: PublicDeps, mint: string, q: { limit: number; cursor?: string }) {
-  const pos = decodeCursor(`trades:${mint}`, q.cursor, ["string", "string", "number", "number"]);
+  const pos = decodeCursor(`trades:${mint}`, q.cursor, CURSOR_POSITIONS.trades);
   // the agent check (Postgres) runs beside the read; a 404 drops the read's answer
   const [, rows] = await Promise.all([publicAgentSummary(deps, mint), deps.ch.query<TradeRow>(
     `SELECT ${TRADE_COLUMNS} FROM trades WHERE mint = {mint:String}
@@ -74,7 +74,7 @@ type ActivityRow = { mint: string; at_ms: string; id: string; kind: string; text
 export async function listActivity(deps: PublicDeps, mint: string | null, q: { kinds?: string[]; limit: number; cursor?: string }) {
   const kinds = (q.kinds ?? DEFAULT_ACTIVITY_KINDS) as ActivityKind[];
   const list = `activity:${mint ?? "*"}:${[...kinds].sort().join(",")}`;
-  const pos = decodeCursor(list, q.cursor, ["number", "string"]);
+  const pos = decodeCursor(list, q.cursor, CURSOR_POSITIONS.activity);
   const stored = kinds.filter((k) => k !== "trade");
   const parts: string[] = [];
   // the global feed leaves hidden agents out in the query itself, so its pages stay full
