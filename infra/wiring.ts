@@ -11,7 +11,7 @@ import type { ConfigRegistry } from "../pipelines/platform/configs";
 import { PoolRegistry } from "../pipelines/platform/registry";
 import { createFactSink } from "../pipelines/sink";
 import { createInProcessBus, type Bus } from "../pipelines/bus";
-import { createMetrics, prometheusText } from "../pipelines/metrics";
+import { createMetrics, watchConsumer } from "../pipelines/metrics";
 import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, type PriceSource, type SolPriceService } from "./sol-price";
 import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
@@ -115,6 +115,7 @@ export async function wirePlatform(opts: {
   const registry = await PoolRegistry.load(engines.sql, configs);
   const metrics = createMetrics();
   const consumerStats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
+  if (opts.bus) watchConsumer(metrics, consumerStats);
   const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }) });
   const bus = opts.bus ?? createInProcessBus(sink);
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
@@ -123,7 +124,8 @@ export async function wirePlatform(opts: {
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
-    metricsText: () => prometheusText(metrics, opts.bus ? consumerStats : null),
+    registry: metrics.registry,
+    metricsToken: config.metrics.token,
     data: dataApiDeps(config, engines, configs, price, opts),
     ingest: { bus, decoder, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
     launches: launches.routes,

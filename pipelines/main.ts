@@ -9,7 +9,7 @@ import { createSolanaRpc } from "../infra/solana-rpc";
 import { enginesReady } from "../infra/wiring";
 import { PoolRegistry } from "./platform/registry";
 import { createFactSink } from "./sink";
-import { createMetrics, prometheusText } from "./metrics";
+import { createMetrics, prometheusText, watchConsumer } from "./metrics";
 import { createKafkaBus, kafkaClient } from "./kafka/bus";
 import { scheduleReconciliation } from "./reconcile";
 import { createChainReader } from "../ingest/backfill/rpc";
@@ -28,6 +28,7 @@ const { configs } = await platformConfigs(config, log, config.rpcUrl ? createSol
 const registry = await PoolRegistry.load(pg.sql, configs);
 const metrics = createMetrics();
 const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
+watchConsumer(metrics, stats);
 const sink = createFactSink({ ch, sql: pg.sql, registry, metrics, log: log.child({ stage: "sink" }) });
 const kafka = kafkaClient([...kafkaConfig.brokers], "pipelines");
 await ensureTopics(kafka, { ...kafkaConfig, topics: [kafkaConfig.topic] });
@@ -49,6 +50,6 @@ const lagTimer = setInterval(async () => {
   }
 }, 10_000);
 
-const server = healthServer(config.port, () => enginesReady({ ch, sql: pg.sql }), () => prometheusText(metrics, stats));
+const server = healthServer(config.port, () => enginesReady({ ch, sql: pg.sql }), () => prometheusText(metrics), config.metrics.token);
 log.info("consuming", { topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, port: server.server?.port });
 onShutdown(log, () => [() => reconcileTask?.stop(), () => reconcileBus?.close(), () => clearInterval(lagTimer), () => consumer.stop(), () => sink.settled(), () => server.stop(), () => ch.close(), () => pg.stop()]);

@@ -1,23 +1,14 @@
 import { describe, expect, test, beforeAll } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { testPlatform, registryWith, FIXTURES } from "../../infra/testing/platform";
-
-// the same configs as data-api.integration.test.ts: the fixtures land once whichever file posts them
-const CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew";
-const STOCK = "StockCfg11111111111111111111111111111111111";
-const LEGACY = "LegacyCfg1111111111111111111111111111111111";
-const MINT = "GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx";
-const registry = () => registryWith([{ role: "legacy", address: LEGACY }, { role: "stock", address: STOCK, ticker: "TSLA" }, { role: "launch", address: CONFIG }]);
-const load = (name: string) => JSON.parse(readFileSync(`${FIXTURES}helius-devnet/${name}`, "utf8"));
+import { fixturePlatform, fixtureRegistry, overNetwork, FIXTURE_MINT as MINT } from "./testing";
+import { testPlatform } from "../../infra/testing/platform";
 
 describe("Data API cache keys, cached 404s and the per-client limit", () => {
   beforeAll(async () => {
-    const p = await testPlatform(registry());
-    expect((await p.postWebhook(readdirSync(`${FIXTURES}helius-devnet`).map(load))).status).toBe(200);
+    await fixturePlatform();
   });
 
   test("unknown query parameters are ignored and share the cache entry of the request without them", async () => {
-    const p = await testPlatform(registry(), { responseCache: true });
+    const p = await testPlatform(fixtureRegistry(), { responseCache: true });
     const [original] = await p.engines.sql`SELECT description FROM agents WHERE mint = ${MINT}`;
     const description = (path: string) => p.call(path).then((r) => (r.body.items as any[]).find((a) => a.mint === MINT)?.description);
     try {
@@ -34,7 +25,7 @@ describe("Data API cache keys, cached 404s and the per-client limit", () => {
   });
 
   test("kinds in another order or repeated are the same feed and the same entry", async () => {
-    const p = await testPlatform(registry(), { responseCache: true });
+    const p = await testPlatform(fixtureRegistry(), { responseCache: true });
     const [original] = await p.engines.sql`SELECT name FROM agents WHERE mint = ${MINT}`;
     try {
       const a = await p.call(`/v1/public/agents/${MINT}/activity?kinds=trade,launch`);
@@ -48,7 +39,7 @@ describe("Data API cache keys, cached 404s and the per-client limit", () => {
   });
 
   test("a 404 is cached briefly and says so", async () => {
-    const p = await testPlatform(registry(), { responseCache: true });
+    const p = await testPlatform(fixtureRegistry(), { responseCache: true });
     await p.engines.sql`UPDATE agents SET hidden = true WHERE mint = ${MINT}`;
     try {
       const hidden = await p.call(`/v1/public/agents/${MINT}/trades`);
@@ -63,24 +54,13 @@ describe("Data API cache keys, cached 404s and the per-client limit", () => {
   });
 
   test("the crafted cursor of the report is a 400, not a 500", async () => {
-    const p = await testPlatform(registry());
+    const p = await testPlatform(fixtureRegistry());
     const r = await p.call("/v1/public/agents?cursor=eyJsIjoiYWdlbnRzOm5ldyIsInAiOlsieCIsInkiXX0");
     expect({ status: r.status, code: r.body.error?.code }).toEqual({ status: 400, code: "VALIDATION_ERROR" });
   });
 
-  /** The platform served over a real socket on loopback, stopped whatever happens. */
-  async function overNetwork(env: Record<string, string>, run: (get: (path: string, headers?: Record<string, string>) => Promise<Response>) => Promise<void>) {
-    const p = await testPlatform(registry(), { env });
-    const app = p.app.listen({ port: 0, hostname: "127.0.0.1" });
-    try {
-      await run((path, headers = {}) => fetch(`http://127.0.0.1:${app.server!.port}${path}`, { headers }));
-    } finally {
-      await app.stop(true);
-    }
-  }
-
   test("a client over its budget gets 429 RATE_LIMITED with Retry-After and CORS; others are not affected", async () => {
-    await overNetwork({ DATA_API_RATE_PER_MINUTE: "6", DATA_API_RATE_BURST: "3" }, async (get) => {
+    await overNetwork({ env: { DATA_API_RATE_PER_MINUTE: "6", DATA_API_RATE_BURST: "3" } }, async (get) => {
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await get("/v1/public/stats")).status);
       expect(statuses).toEqual([200, 200, 200, 429]);
@@ -96,7 +76,7 @@ describe("Data API cache keys, cached 404s and the per-client limit", () => {
   });
 
   test("behind a trusted proxy each forwarded client has its own budget", async () => {
-    await overNetwork({ DATA_API_RATE_PER_MINUTE: "6", DATA_API_RATE_BURST: "1", DATA_API_TRUSTED_PROXIES: "127.0.0.1" }, async (get) => {
+    await overNetwork({ env: { DATA_API_RATE_PER_MINUTE: "6", DATA_API_RATE_BURST: "1", DATA_API_TRUSTED_PROXIES: "127.0.0.1" } }, async (get) => {
       const as = (client: string) => get("/v1/public/stats", { "x-forwarded-for": `6.6.6.6, ${client}` }).then((r) => r.status);
       expect(await as("203.0.113.9")).toBe(200);
       expect(await as("203.0.113.9")).toBe(429);

@@ -5,16 +5,10 @@
  * right list tag around positions of every JSON type.
  */
 import { describe, expect, test, beforeAll } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { testPlatform, registryWith, FIXTURES } from "../../infra/testing/platform";
+import { fixturePlatform, FIXTURE_MINT as MINT } from "./testing";
 import { encodeCursor, ACTIVITY_KINDS } from "./model";
 
-const CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew";
-const STOCK = "StockCfg11111111111111111111111111111111111";
-const LEGACY = "LegacyCfg1111111111111111111111111111111111";
-const MINT = "GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx";
 const SIG = "5gf6fduSgAssqxYpgRzcCHWcg7yKTdtynsYxU4x7B25YANEKZDFRvFtq22FaGaqReftbErAijndSfcNnSXiW2WZN";
-const load = (name: string) => JSON.parse(readFileSync(`${FIXTURES}helius-devnet/${name}`, "utf8"));
 
 /** mulberry32: small, seeded, good enough to pick test inputs. */
 function rng(seed: number) {
@@ -31,10 +25,9 @@ function rng(seed: number) {
 }
 
 describe("Data API under fuzzed queries and cursors", () => {
-  let p: Awaited<ReturnType<typeof testPlatform>>;
+  let p: Awaited<ReturnType<typeof fixturePlatform>>;
   beforeAll(async () => {
-    p = await testPlatform(registryWith([{ role: "legacy", address: LEGACY }, { role: "stock", address: STOCK, ticker: "TSLA" }, { role: "launch", address: CONFIG }]));
-    expect((await p.postWebhook(readdirSync(`${FIXTURES}helius-devnet`).map(load))).status).toBe(200);
+    p = await fixturePlatform();
   });
 
   test("random query strings and cursors never give a 500", async () => {

@@ -28,7 +28,7 @@ export function splitBatch(messages: KafkaMessage[]): { envelopes: TxEnvelope[];
   return { envelopes, dead };
 }
 
-export type ConsumerStats = { batches: number; messages: number; deadLetters: number; lag: number };
+export type ConsumerStats = { batches: number; messages: number; deadLetters: number; lag: number; /** batch latency histogram (pipelines/metrics.ts) */ batchSeconds?: { startTimer(): () => unknown } };
 
 export async function startTransactionConsumer(deps: {
   kafka: Kafka;
@@ -61,6 +61,7 @@ export async function startTransactionConsumer(deps: {
     eachBatchAutoResolve: false,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
+      const timer = stats.batchSeconds?.startTimer();
       const { envelopes, dead } = splitBatch(batch.messages);
       if (dead.length) {
         await producer.send({
@@ -90,6 +91,7 @@ export async function startTransactionConsumer(deps: {
       await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
       stats.batches++;
       stats.messages += batch.messages.length;
+      timer?.();
       log.debug("batch stored", { topic: batch.topic, partition: batch.partition, firstOffset: batch.firstOffset(), lastOffset: last, messages: batch.messages.length });
     },
   });
