@@ -21,6 +21,7 @@ const server = healthServer(
   config.port,
   () => enginesReady({ ch, sql: pg.sql }),
   () => `# TYPE acp_agents_jobs gauge\nacp_agents_jobs ${jobs.names.length}\n`,
+  config.metrics.token,
 );
 log.info("agents background running", { jobs: jobs.names, port: server.server?.port });
 onShutdown(log, () => [() => jobs.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);

@@ -4,6 +4,7 @@
  * pair of calls) and cached in Postgres; refreshed when older than the TTL.
  */
 import { PublicKey } from "@solana/web3.js";
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
 
@@ -11,13 +12,16 @@ export const USDC_MINT = {
   mainnet: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
   devnet: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
 } as const;
-const TOKEN_PROGRAM = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
-const ATA_PROGRAM = new PublicKey("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNZ1JhgYfA");
 /** SPL token account layout: amount is a u64 at offset 64. */
 const TOKEN_AMOUNT_OFFSET = 64;
 
+/**
+ * The owner's associated token account of a classic SPL Token mint (USDC is one). The
+ * program ids come from @solana/spl-token: a hand-typed id once derived addresses that
+ * never exist. Off-curve owners (PDAs) are allowed: a vault may be one.
+ */
 export function associatedTokenAddress(owner: string, mint: string): string {
-  return PublicKey.findProgramAddressSync([new PublicKey(owner).toBuffer(), TOKEN_PROGRAM.toBuffer(), new PublicKey(mint).toBuffer()], ATA_PROGRAM)[0].toBase58();
+  return getAssociatedTokenAddressSync(new PublicKey(mint), new PublicKey(owner), true).toBase58();
 }
 
 export type AccountReader = (addresses: string[]) => Promise<({ lamports: number; data: Uint8Array } | null)[]>;

@@ -4,20 +4,28 @@
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
-import { errorHandler } from "./errors";
+import { Registry } from "prom-client";
+import { errorHandler, ApiError } from "./errors";
 import { publicRoutes, type DataApiDeps } from "./public";
 import { ingestRoutes, type IngestDeps } from "./ingest";
 import type { Logger } from "../infra/log";
 import { launchRoutes, type LaunchRouteDeps } from "./launches";
 import { mediaRoutes } from "./media";
 import type { MediaStore } from "../infra/media-store";
+import { metricsDenial, metricsDenied } from "../infra/metrics-access";
+import { httpDurationHistogram } from "../pipelines/metrics";
 
 export type AppDeps = {
   log: Logger;
   ready: () => Promise<boolean>;
   data: DataApiDeps | null;
   ingest: IngestDeps | null;
-  metricsText: () => string;
+  /** this process's metrics registry (/metrics serves it; the HTTP latency histogram is added to it); default: a new one */
+  registry?: Registry;
+  /** more Prometheus text after the registry's, from counters kept outside it */
+  metricsText?: () => string | Promise<string>;
+  /** who may read /metrics: the METRICS_TOKEN bearer token, or null = loopback clients only */
+  metricsToken?: string | null;
   /** the Launch API (/v1/launches, /v1/stocks) */
   launches?: LaunchRouteDeps | null;
   /** stored launch images and metadata (/v1/media) */
@@ -25,21 +33,50 @@ export type AppDeps = {
 };
 
 export function createApp(deps: AppDeps) {
+  const registry = deps.registry ?? new Registry();
+  const httpSeconds = httpDurationHistogram(registry);
+  const started = new WeakMap<Request, number>();
   const app = new Elysia()
     .use(errorHandler(deps.log))
+    // latency per route template (never the raw path: a label per mint would grow without end)
+    .onRequest(({ request }) => {
+      started.set(request, performance.now());
+    })
+    .onAfterResponse({ as: "global" }, (ctx) => {
+      const t = started.get(ctx.request);
+      if (t === undefined) return;
+      const route = "route" in ctx && typeof ctx.route === "string" && ctx.route ? ctx.route : "unmatched";
+      httpSeconds.observe({ route, method: ctx.request.method, status: String(statusOf(ctx)) }, (performance.now() - t) / 1000);
+    })
     .get("/healthz", () => ({ ok: true }))
     .get("/readyz", async ({ set }) => {
       const ready = await deps.ready().catch(() => false);
       if (!ready) set.status = 503;
       return { ready };
     })
-    .get("/metrics", ({ set }) => {
-      set.headers["content-type"] = "text/plain; version=0.0.4";
-      return deps.metricsText();
+    .get("/metrics", async ({ set, request, server }) => {
+      // no socket (app.handle in-process) = null; a socket whose peer is unknown = not loopback
+      const denial = metricsDenial(deps.metricsToken ?? null, server ? (server.requestIP(request)?.address ?? "") : null, request.headers);
+      if (denial) return metricsDenied(denial);
+      set.headers["content-type"] = registry.contentType;
+      set.headers["cache-control"] = "no-store";
+      return (await registry.metrics()) + ((await deps.metricsText?.()) ?? "");
     })
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia())
     .use(deps.launches ? launchRoutes(deps.launches) : new Elysia())
     .use(deps.media ? mediaRoutes(deps.media) : new Elysia());
   return app;
+}
+
+/** The status a request was answered with, as errors/index.ts maps errors. */
+function statusOf(ctx: { error?: unknown; code?: unknown; set: { status?: unknown }; responseValue?: unknown }): number {
+  if ("error" in ctx && ctx.error !== undefined) {
+    if (ctx.error instanceof ApiError) return ctx.error.status;
+    if (ctx.code === "NOT_FOUND") return 404;
+    if (ctx.code === "PARSE" || ctx.code === "VALIDATION") return 400;
+    return 500;
+  }
+  if (ctx.responseValue instanceof Response) return ctx.responseValue.status;
+  return typeof ctx.set.status === "number" ? ctx.set.status : 200;
 }

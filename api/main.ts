@@ -21,6 +21,7 @@ const app = createApp({
   log,
   ready: () => enginesReady({ ch, sql: pg.sql }),
   metricsText: () => "# TYPE acp_api_up gauge\nacp_api_up 1\n",
+  metricsToken: config.metrics.token,
   ingest: null,
   launches: launches.routes,
   media: launches.media,

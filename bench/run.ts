@@ -47,7 +47,8 @@ const log = createLogger("warn");
 
 const simConfigs = fixtureSimConfigs(7);
 const configs = simulatedConfigRegistry(simConfigs);
-const config = loadConfig({ SIMULATOR: "off", PUBLIC_BASE_URL: "https://agents.example" });
+// no per-client limit: every request comes from this one loopback client, and the point is throughput
+const config = loadConfig({ SIMULATOR: "off", PUBLIC_BASE_URL: "https://agents.example", DATA_API_RATE_PER_MINUTE: "0" });
 const price = createSolPriceService([fixedPriceSourceTestDouble(150)], log); // loopback test double: no price feed here
 const wire = (responseCache: boolean) =>
   wirePlatform({ config, log, engines: { ch, sql }, configs, webhookSecret: SECRET, price, responseCache, boardRefreshMs: Number(args["board-ms"]) });

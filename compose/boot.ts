@@ -15,6 +15,7 @@ import type { ConfigRegistry } from "../ingest/contract/configs";
 import { loadPlatformConfigs } from "../ingest/load-configs";
 import { fixtureSimConfigs, type SimConfig } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
+import { metricsDenial, metricsDenied } from "../infra/metrics-access";
 
 /**
  * The configuration, or exit 2 with the message naming every bad key. On the embedded
@@ -114,7 +115,8 @@ export function onShutdown(log: Logger, steps: () => (() => unknown)[]): void {
 }
 
 /** Health, readiness and metrics of a process that serves nothing else (pipelines, agents). */
-export function healthServer(port: number, ready: () => Promise<boolean>, metricsText: () => string) {
+/** `metricsToken`: who may read /metrics (infra/metrics-access.ts); null = loopback clients only. */
+export function healthServer(port: number, ready: () => Promise<boolean>, metricsText: () => string | Promise<string>, metricsToken: string | null = null) {
   return new Elysia()
     .get("/healthz", () => ({ ok: true }))
     .get("/readyz", async ({ set }) => {
@@ -122,7 +124,9 @@ export function healthServer(port: number, ready: () => Promise<boolean>, metric
       if (!ok) set.status = 503;
       return { ready: ok };
     })
-    .get("/metrics", ({ set }) => {
+    .get("/metrics", ({ set, request, server }) => {
+      const denial = metricsDenial(metricsToken, server?.requestIP(request)?.address ?? "", request.headers);
+      if (denial) return metricsDenied(denial);
       set.headers["content-type"] = "text/plain; version=0.0.4";
       return metricsText();
     })

@@ -11,10 +11,12 @@ import type { ConfigRegistry } from "../ingest/contract/configs";
 import { PoolRegistry } from "../pipelines/platform/registry";
 import { createFactSink } from "../pipelines/sink";
 import { createInProcessBus, type Bus } from "../pipelines/bus";
-import { createMetrics, prometheusText } from "../pipelines/metrics";
+import { createMetrics, watchConsumer } from "../pipelines/metrics";
 import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, simulatedSource, type PriceSource, type SolPriceService } from "../infra/sol-price";
 import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
+import { createClientLimiter } from "../api/public/rate-limit";
+import { clientAddressOf } from "../api/public/client-address";
 import { createApp } from "../api/app";
 import type { DataApiDeps } from "../api/public";
 import type { SolanaRpc } from "../infra/solana-rpc";
@@ -95,6 +97,8 @@ export function dataApiDeps(
     cluster: config.cluster,
     cache: createResponseCache(opts.responseCache === false ? 0 : 5000),
     board: createMarketBoard(engines.ch, opts.boardRefreshMs ?? 5000),
+    limiter: config.dataApi.ratePerMinute > 0 ? createClientLimiter({ perMinute: config.dataApi.ratePerMinute, burst: config.dataApi.rateBurst }) : null,
+    clientOf: clientAddressOf(config.dataApi.trustedProxies),
   };
 }
 
@@ -120,6 +124,7 @@ export async function wirePlatform(opts: {
   if (addressSync) syncOnGraduation(registry, addressSync);
   const metrics = createMetrics();
   const consumerStats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
+  if (opts.bus) watchConsumer(metrics, consumerStats);
   const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }) });
   const bus = opts.bus ?? createInProcessBus(sink);
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
@@ -128,7 +133,8 @@ export async function wirePlatform(opts: {
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
-    metricsText: () => prometheusText(metrics, opts.bus ? consumerStats : null),
+    registry: metrics.registry,
+    metricsToken: config.metrics.token,
     data: dataApiDeps(config, engines, configs, price, opts),
     ingest: { bus, decoder, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
     launches: launches.routes,

@@ -87,3 +87,23 @@ describe("config", () => {
     expect(() => loadConfig({ TREASURY_ADDRESS: "not-base58!" })).toThrow(/TREASURY_ADDRESS: must be a base58 address/);
   });
 });
+
+describe("Data API limits and metrics access", () => {
+  test("defaults, parsed values, and bad values named without echoing the token", () => {
+    expect(loadConfig({}).dataApi).toEqual({ ratePerMinute: 600, rateBurst: 120, trustedProxies: [] });
+    expect(loadConfig({}).metrics).toEqual({ token: null });
+    const c = loadConfig({ DATA_API_RATE_PER_MINUTE: "0", DATA_API_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1,", METRICS_TOKEN: "metrics-token-0123456789" });
+    expect(c.dataApi).toEqual({ ratePerMinute: 0, rateBurst: 120, trustedProxies: ["10.0.0.0/8", "192.0.2.1"] });
+    expect(c.metrics.token).toBe("metrics-token-0123456789");
+    expect(() => loadConfig({ DATA_API_TRUSTED_PROXIES: "10.0.0.0/99" })).toThrow(/DATA_API_TRUSTED_PROXIES/);
+    expect(() => loadConfig({ DATA_API_RATE_BURST: "0" })).toThrow(/DATA_API_RATE_BURST/);
+    let message = "";
+    try {
+      loadConfig({ METRICS_TOKEN: "short-secret" });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain("METRICS_TOKEN");
+    expect(message).not.toContain("short-secret");
+  });
+});

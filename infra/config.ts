@@ -4,6 +4,7 @@
  */
 import * as v from "valibot";
 import { resolve } from "node:path";
+import ipaddr from "ipaddr.js";
 
 const optionalUrl = (protocols: string[]) =>
   v.optional(
@@ -116,6 +117,14 @@ const EnvSchema = v.object({
   TREASURY_ADDRESS: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
   /** run as root: where the embedded Postgres's binaries and data go when the postgres user cannot reach them (a checkout or DATA_DIR in a private folder); must be durable */
   EMBEDDED_POSTGRES_FALLBACK_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "/var/lib/agent-coin-platform"),
+  /** Data API: requests per minute per client address, sustained (429 RATE_LIMITED beyond); 0 = no limit */
+  DATA_API_RATE_PER_MINUTE: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0)), "600"),
+  /** Data API: requests a client may make at once before the per-minute rate applies (token bucket size) */
+  DATA_API_RATE_BURST: positiveInt("120"),
+  /** Data API: proxies whose X-Forwarded-For names the client (IPs or CIDRs, comma-separated); unset = the socket address is the client */
+  DATA_API_TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.check((s) => s.split(",").map((e) => e.trim()).filter(Boolean).every((e) => ipaddr.isValid(e) || ipaddr.isValidCIDR(e)), "must be IPs or CIDRs, comma-separated"))),
+  /** /metrics: bearer token it requires; unset = it answers loopback clients only (curl on the same host) */
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -151,6 +160,8 @@ export type Config = Readonly<{
   /** webhook address sync: on when both apiKey and webhookId are set */
   helius: Readonly<{ apiKey: string | null; webhookId: string | null; apiUrl: string }>;
   treasuryAddress: string | null;
+  dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
+  metrics: Readonly<{ token: string | null }>;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
@@ -158,6 +169,8 @@ export class ConfigError extends Error {}
 
 /** Keys whose values are never echoed, even when invalid (URLs may carry passwords). */
 const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL"]);
+
+SECRET_KEYS.add("METRICS_TOKEN");
 
 /** Parses an environment (process.env by default) into a Config or throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -227,6 +240,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     helius: Object.freeze({ apiKey: e.HELIUS_API_KEY ?? null, webhookId: e.HELIUS_WEBHOOK_ID ?? null, apiUrl: e.HELIUS_API_URL.replace(/\/+$/, "") }),
     treasuryAddress: e.TREASURY_ADDRESS ?? null,
+    dataApi: Object.freeze({
+      ratePerMinute: e.DATA_API_RATE_PER_MINUTE,
+      rateBurst: e.DATA_API_RATE_BURST,
+      trustedProxies: Object.freeze((e.DATA_API_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean)),
+    }),
+    metrics: Object.freeze({ token: e.METRICS_TOKEN ?? null }),
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -1,3 +1,4 @@
+import { Keypair } from "@solana/web3.js";
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,8 +41,9 @@ describe("the generated vault key of the embedded default", () => {
       expect(Buffer.from(b.launch.vaultEncryptionKey!).equals(Buffer.from(a.launch.vaultEncryptionKey!))).toBe(true);
       expect(second.lines.filter((l) => l.level === "warn")).toEqual([]);
       // what one start sealed, the next unseals
-      const sealed = encryptSecretKey(new Uint8Array(64).fill(7), a.launch.vaultEncryptionKey!);
-      expect(decryptSecretKey(sealed, b.launch.vaultEncryptionKey!)).toEqual(new Uint8Array(64).fill(7));
+      const vault = Keypair.generate();
+      const sealed = encryptSecretKey(vault.secretKey, a.launch.vaultEncryptionKey!, vault.publicKey.toBase58());
+      expect(decryptSecretKey(sealed, b.launch.vaultEncryptionKey!, vault.publicKey.toBase58())).toEqual(vault.secretKey);
       expect(Object.isFrozen(b) && Object.isFrozen(b.launch)).toBe(true);
     }));
 

@@ -29,6 +29,7 @@ let kafkaAccepting = true;
 const app = createApp({
   log,
   ready: async () => (kafkaAccepting ||= await bus.ready()),
+  metricsToken: config.metrics.token,
   metricsText: () => `# TYPE acp_ingest_up gauge\nacp_ingest_up 1\n# TYPE acp_ingest_published_batches_total counter\nacp_ingest_published_batches_total ${published}\n`,
   data: null,
   ingest: {

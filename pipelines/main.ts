@@ -9,7 +9,7 @@ import { createSolanaRpc } from "../infra/solana-rpc";
 import { enginesReady } from "../compose/wiring";
 import { PoolRegistry } from "./platform/registry";
 import { createFactSink } from "./sink";
-import { createMetrics, prometheusText } from "./metrics";
+import { createMetrics, prometheusText, watchConsumer } from "./metrics";
 import { createKafkaBus, kafkaClient } from "./kafka/bus";
 import { storedSignatures } from "../compose/stored";
 import { scheduleReconciliation } from "../ingest/reconcile/reconcile";
@@ -33,6 +33,7 @@ const addressSync = webhookAddressSync({ config, sql: pg.sql, configs: configs.a
 if (addressSync) syncOnGraduation(registry, addressSync);
 const metrics = createMetrics();
 const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
+watchConsumer(metrics, stats);
 const sink = createFactSink({ ch, sql: pg.sql, registry, metrics, log: log.child({ stage: "sink" }) });
 const kafka = kafkaClient([...kafkaConfig.brokers], "pipelines");
 await ensureTopics(kafka, { ...kafkaConfig, topics: [kafkaConfig.topic] });
@@ -54,6 +55,6 @@ const lagTimer = setInterval(async () => {
   }
 }, 10_000);
 
-const server = healthServer(config.port, () => enginesReady({ ch, sql: pg.sql }), () => prometheusText(metrics, stats));
+const server = healthServer(config.port, () => enginesReady({ ch, sql: pg.sql }), () => prometheusText(metrics), config.metrics.token);
 log.info("consuming", { topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, port: server.server?.port });
 onShutdown(log, () => [() => addressSync?.stop(), () => reconcileTask?.stop(), () => reconcileBus?.close(), () => clearInterval(lagTimer), () => consumer.stop(), () => sink.settled(), () => server.stop(), () => ch.close(), () => pg.stop()]);

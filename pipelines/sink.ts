@@ -71,6 +71,7 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
         const unclaimed = new Set(group.flatMap((w) => (w.claimedAt < failedWrites ? w.batch.map((e) => e.signature) : w.unclaimed)));
         const result = await writeBatch(deps, group.flatMap((w) => w.batch), unclaimed, track);
         deps.metrics.writeMs += performance.now() - started;
+        deps.metrics.sinkWriteSeconds.observe((performance.now() - started) / 1000);
         for (const w of group) w.resolve(result);
       } catch (err) {
         failedWrites++;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { launchTestPlatform, signAsCreator } from "../../infra/testing/launch";
+import { launchTestPlatform, signAsCreator } from "../../compose/testing/launch";
 import { trackLaunchesOnce } from "./tracker";
 
 // A launch is expired (and may be rebuilt, with a new mint and the same vault) only once its

@@ -6,11 +6,11 @@
 import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
 import type { SolPriceService } from "../../infra/sol-price";
-import type { ConfigRegistry, PlatformConfig } from "../../ingest/contract/configs";
+import { WSOL_MINT, type ConfigRegistry, type PlatformConfig } from "../../ingest/contract/configs";
 import { formatUnits, lamportsToUsd, priceFromSqrt } from "../../ingest/contract/market-math";
 import { readMarketRows, type MarketRow } from "./market-sql";
 import type { MarketBoard } from "./market-board";
-import { decodeCursor, encodeCursor } from "./model";
+import { decodeCursor, encodeCursor, CURSOR_POSITIONS } from "./model";
 import { notFound } from "../errors";
 
 export type PublicDeps = { ch: ClickHouse; sql: Sql; configs: ConfigRegistry; price: SolPriceService; publicBaseUrl: string; board: MarketBoard };
@@ -33,10 +33,10 @@ type RegistryRow = {
 
 /** Newest/biggest first; ties broken by mint, descending, so pages never overlap. */
 export async function listAgents(deps: PublicDeps, q: { sort: Sort; category?: string; q?: string; limit: number; cursor?: string }) {
-  const position = decodeCursor(`agents:${q.sort}`, q.cursor, ["string", "string"]);
+  const position = decodeCursor(`agents:${q.sort}`, q.cursor, CURSOR_POSITIONS.agents);
   const value = SORT_VALUE[q.sort];
   const needle = q.q?.toLowerCase();
-  const after = position ? { v: BigInt(position[0] as string), m: position[1] as string } : null;
+  const after = position ? { v: BigInt(position[0]), m: position[1] } : null;
   const matches = (await deps.board.rows()).filter(
     (r) =>
       !r.hidden &&
@@ -158,7 +158,7 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
 }
 
 function quoteOf(cfg: PlatformConfig | undefined) {
-  const q = cfg?.quote ?? { kind: "sol" as const, mint: "So11111111111111111111111111111111111111112", symbol: "SOL", decimals: 9 };
+  const q = cfg?.quote ?? { kind: "sol" as const, mint: WSOL_MINT, symbol: "SOL", decimals: 9 };
   return { kind: q.kind, mint: q.mint, symbol: q.symbol, decimals: q.decimals, uiMultiplier: 1 };
 }
 

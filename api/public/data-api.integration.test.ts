@@ -107,6 +107,19 @@ describe("Data API /v1/public", () => {
     }
   });
 
+  test("a hidden agent is left out of the global activity feed too", async () => {
+    const path = `/v1/public/activity?kinds=launch,trade&limit=50`;
+    expect((await p.call(path)).body.items.some((i: any) => i.mint === MINT)).toBe(true);
+    await p.engines.sql`UPDATE agents SET hidden = true WHERE mint = ${MINT}`;
+    try {
+      const r = await p.call(path); // this platform runs without the response cache
+      expect(r.status).toBe(200);
+      expect(r.body.items.filter((i: any) => i.mint === MINT)).toEqual([]);
+    } finally {
+      await p.engines.sql`UPDATE agents SET hidden = false WHERE mint = ${MINT}`;
+    }
+  });
+
   test("trades paginate newest first with opaque cursors and the page cache times", async () => {
     const first = await p.call(`/v1/public/agents/${MINT}/trades?limit=1`);
     expect(first.headers.get("cache-control")).toBe("public, max-age=2");

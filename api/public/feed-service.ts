@@ -5,7 +5,7 @@ import { WSOL_MINT, type ConfigRegistry, type QuoteInfo } from "../../ingest/con
 import { formatUnits } from "../../ingest/contract/market-math";
 import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
-import { decodeCursor, encodeCursor, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
+import { decodeCursor, encodeCursor, CURSOR_POSITIONS, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
 import { notFound } from "../errors";
 
 export type TradeRow = {
@@ -17,7 +17,7 @@ const TRADE_COLUMNS = `mint, signature, ix, inner, toString(slot) AS slot_text, 
   toString(amount_base) AS amount_base, base_decimals, price_sol, quote_mint`;
 
 export async function listTrades(deps: PublicDeps, mint: string, q: { limit: number; cursor?: string }) {
-  const pos = decodeCursor(`trades:${mint}`, q.cursor, ["string", "string", "number", "number"]);
+  const pos = decodeCursor(`trades:${mint}`, q.cursor, CURSOR_POSITIONS.trades);
   // the agent check (Postgres) runs beside the read; a 404 drops the read's answer
   const [, rows] = await Promise.all([publicAgentSummary(deps, mint), deps.ch.query<TradeRow>(
     `SELECT ${TRADE_COLUMNS} FROM trades WHERE mint = {mint:String}
@@ -75,10 +75,12 @@ type ActivityRow = { mint: string; at_ms: string; id: string; kind: string; text
 export async function listActivity(deps: PublicDeps, mint: string | null, q: { kinds?: string[]; limit: number; cursor?: string }) {
   const kinds = (q.kinds ?? DEFAULT_ACTIVITY_KINDS) as ActivityKind[];
   const list = `activity:${mint ?? "*"}:${[...kinds].sort().join(",")}`;
-  const pos = decodeCursor(list, q.cursor, ["number", "string"]);
+  const pos = decodeCursor(list, q.cursor, CURSOR_POSITIONS.activity);
   const stored = kinds.filter((k) => k !== "trade");
   const parts: string[] = [];
-  const mintFilter = mint ? "mint = {mint:String}" : "1";
+  // the global feed leaves hidden agents out in the query itself, so its pages stay full
+  const hidden = mint ? [] : await hiddenMints(deps);
+  const mintFilter = mint ? "mint = {mint:String}" : hidden.length ? "mint NOT IN {hidden:Array(String)}" : "1";
   if (stored.length)
     parts.push(`SELECT mint, toUnixTimestamp64Milli(at) AS at_ms, id, toString(kind) AS kind, text, body, data, links
                 FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}
@@ -100,14 +102,15 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
       `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
        ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
        ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
-      { mint, kinds: stored, limit: q.limit + 1, inner_limit: q.limit + 64, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
+      { mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: q.limit + 64, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
     ),
   ]);
   const page = rows.slice(0, q.limit);
-  const agents = agent && mint ? new Map([[mint, agent]]) : await agentSummaries(deps, [...new Set(page.map((r) => r.mint))]);
+  const agents = agent && mint ? new Map([[mint, { hidden: false, summary: agent }]]) : await agentRows(deps, [...new Set(page.map((r) => r.mint))]);
   const last = page.at(-1);
   return {
-    items: page.map((r) => activityItem(r, agents.get(r.mint), deps.configs)),
+    // an agent hidden between the two reads is dropped here; the cursor still follows the rows read
+    items: page.filter((r) => !agents.get(r.mint)?.hidden).map((r) => activityItem(r, agents.get(r.mint)?.summary, deps.configs)),
     nextCursor: rows.length > q.limit && last ? encodeCursor(list, [Number(last.at_ms), last.id]) : null,
   };
 }
@@ -121,8 +124,9 @@ async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<Summa
   return agent.summary;
 }
 
-async function agentSummaries(deps: PublicDeps, mints: string[]): Promise<Map<string, Summary>> {
-  return new Map([...(await agentRows(deps, mints))].map(([mint, a]) => [mint, a.summary]));
+/** Mints of hidden agents (moderation: a handful, not thousands). */
+async function hiddenMints(deps: PublicDeps): Promise<string[]> {
+  return (await deps.sql<{ mint: string }[]>`SELECT mint FROM agents WHERE hidden`).map((r) => r.mint);
 }
 
 async function agentRows(deps: PublicDeps, mints: string[]): Promise<Map<string, { hidden: boolean; summary: Summary }>> {

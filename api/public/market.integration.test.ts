@@ -5,6 +5,7 @@ import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs
 import { formatUnits } from "../../ingest/contract/market-math";
 import { createMarketBoard } from "./market-board";
 import { readMarketRows } from "./market-sql";
+import { until } from "../../infra/testing/wait";
 
 // Two days of simulated chain, posted through the webhook, ending now: market fields are
 // checked against what the raw trades say.
@@ -131,14 +132,16 @@ describe("market fields from chain data", () => {
         return ch.query(sql, params);
       },
     };
-    const board = createMarketBoard(spy, 1);
+    // an injected clock: each step makes the board stale, and the test waits for the reload itself
+    let t = Date.now();
+    const board = createMarketBoard(spy, 1000, () => t);
     const first = await board.rows();
     for (let i = 0; i < 3; i++) {
-      await Bun.sleep(5);
-      await board.rows(); // starts a background reload
-      await Bun.sleep(50);
+      t += 2000;
+      const before = await board.rows(); // answers the old board and starts a background reload
+      await until(`reload ${i + 1}`, async () => ((await board.rows()) !== before ? true : undefined));
     }
-    expect(windowReads).toBe(1);
+    expect(windowReads).toBe(1); // three reloads within a minute of board time: the day-ago prices were read once
     const fresh = new Map((await readMarketRows(ch, null)).map((r) => [r.mint, r.priceDayAgo]));
     for (const row of (await board.rows()).filter((r) => mints.includes(r.mint))) expect(row.priceDayAgo).toBe(fresh.get(row.mint) ?? null);
     expect(first.length).toBeGreaterThan(0);

@@ -47,6 +47,8 @@ export const ActivityQuery = v.object({
       v.transform((s) => s.split(",").map((k) => k.trim()).filter(Boolean)),
       v.minLength(1, "must list at least one kind"),
       v.check((ks) => ks.every((k) => (ACTIVITY_KINDS as readonly string[]).includes(k)), `must be a comma list of ${ACTIVITY_KINDS.join(", ")}`),
+      // one order, no repeats: the same feed is one cache entry whatever order it was asked in
+      v.transform((ks) => [...new Set(ks)].sort()),
     ),
   ),
   limit: intInRange(1, 50, 20),
@@ -69,7 +71,24 @@ export function encodeCursor(list: string, position: (string | number)[]): strin
 
 const listTag = (list: string) => createHash("sha256").update(list).digest("base64url").slice(0, 16);
 
-export function decodeCursor(list: string, raw: string | undefined, shape: ("string" | "number")[]): (string | number)[] | null {
+/**
+ * What a cursor of each list holds, checked in full before it reaches a query: a cursor is
+ * client input, and a position that is not one the list could have given (a word where a
+ * slot goes, an index past UInt16) is a 400, never an engine error.
+ */
+const digits = (max: bigint) => v.pipe(v.string(), v.check((s) => /^\d{1,39}$/.test(s) && BigInt(s) <= max));
+const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const U64_MAX = 2n ** 64n - 1n;
+export const CURSOR_POSITIONS = {
+  /** sort value (lamports, atoms or ms: non-negative integers), then the mint */
+  agents: v.tuple([digits(2n ** 128n - 1n), base58Mint]),
+  /** slot, signature, instruction index, inner index (-1 = outer) */
+  trades: v.tuple([digits(U64_MAX), v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,88}$/)), int(0, 65535), int(-1, 32767)]),
+  /** time in ms, then the item id */
+  activity: v.tuple([int(0, Number.MAX_SAFE_INTEGER), v.pipe(v.string(), v.maxLength(256))]),
+};
+
+export function decodeCursor<S extends v.GenericSchema<unknown, unknown[]>>(list: string, raw: string | undefined, position: S): v.InferOutput<S> | null {
   if (raw === undefined) return null;
   const bad = () => validationError([{ field: "cursor", message: "is not a cursor this list gave out; pass nextCursor unchanged" }]);
   let parsed: { l?: unknown; p?: unknown };
@@ -78,9 +97,10 @@ export function decodeCursor(list: string, raw: string | undefined, shape: ("str
   } catch {
     throw bad();
   }
-  const p = parsed?.p;
-  if ((parsed?.l !== listTag(list) && parsed?.l !== list) || !Array.isArray(p) || p.length !== shape.length || !p.every((x, i) => typeof x === shape[i])) throw bad();
-  return p as (string | number)[];
+  if (typeof parsed !== "object" || parsed === null || (parsed.l !== listTag(list) && parsed.l !== list)) throw bad();
+  const p = v.safeParse(position, parsed.p);
+  if (!p.success) throw bad();
+  return p.output;
 }
 
 export { ApiError };

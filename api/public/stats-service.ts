@@ -3,6 +3,7 @@
  */
 import { formatUnits, lamportsToUsd, toUnits, valueAtSqrt } from "../../ingest/contract/market-math";
 import type { PublicDeps } from "./agents-service";
+import { DBC_PROGRAM_ID, DAMM_V2_PROGRAM_ID } from "../../ingest/decoders/programs";
 
 export async function stats(deps: PublicDeps) {
   const since = Math.floor(Date.now() / 1000) - 86400;
@@ -34,7 +35,8 @@ export async function stats(deps: PublicDeps) {
   };
 }
 
-export const PROGRAMS = { dbc: "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN", dammV2: "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG" };
+/** The program ids the configs list names, from the SDK IDLs (never typed by hand). */
+export const PROGRAMS = { dbc: DBC_PROGRAM_ID, dammV2: DAMM_V2_PROGRAM_ID };
 
 export async function configsList(deps: PublicDeps, cluster: "mainnet" | "devnet") {
   const solUsd = (await deps.price.current())?.usd ?? null;

@@ -19,6 +19,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { VersionedTransaction } from "@solana/web3.js";
 import bs58 from "bs58";
+import { NATIVE_MINT as SPL_NATIVE_MINT, TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { DYNAMIC_BONDING_CURVE_PROGRAM_ID } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { verifyEd25519 } from "../solana-tx/verify";
 import { FIXTURES_URL } from "./fixtures";
 
@@ -44,9 +46,10 @@ type SendRejection = { message: string; logs: string[]; err: unknown };
 const DEFAULT_FAIL_ERR = { InstructionError: [0, { Custom: 1 }] };
 const blockhashAt = (height: number) => bs58.encode(createHash("sha256").update(`rpc-double-blockhash:${height}`).digest());
 
-export const DBC_PROGRAM = "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN";
-export const NATIVE_MINT = "So11111111111111111111111111111111111111112";
-const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+// program ids and the native mint from the libraries, never typed by hand
+export const DBC_PROGRAM: string = DYNAMIC_BONDING_CURVE_PROGRAM_ID.toBase58();
+export const NATIVE_MINT: string = SPL_NATIVE_MINT.toBase58();
+const TOKEN_PROGRAM: string = TOKEN_PROGRAM_ID.toBase58();
 
 /**
  * What building a launch reads from the chain: each address carries the real mainnet DBC

@@ -5,7 +5,9 @@
  * and Compute Budget instructions, which have no Anchor IDL.
  */
 import { BorshCoder, type Idl } from "@coral-xyz/anchor";
-import { PublicKey } from "@solana/web3.js";
+import { ComputeBudgetProgram, PublicKey, SystemProgram } from "@solana/web3.js";
+import { NATIVE_MINT as SPL_NATIVE_MINT } from "@solana/spl-token";
+import { TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID } from "../decoders/programs";
 import { DynamicBondingCurveIdl } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { CpAmmIdl } from "@meteora-ag/cp-amm-sdk";
 import { encodeBase58 } from "../decoders/base58";
@@ -17,11 +19,11 @@ export type SimOuterInstruction = SimInstruction & { innerInstructions: SimInstr
 /** Anchor's event-CPI instruction tag: sha256("anchor:event")[..8], little-endian u64 0x1d9acb512ea545e4. */
 export const EVENT_IX_TAG = Uint8Array.from([0xe4, 0x45, 0xa5, 0x2e, 0x51, 0xcb, 0x9a, 0x1d]);
 
-export const SYSTEM_PROGRAM_ID = "11111111111111111111111111111111";
-export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
-export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
-export const COMPUTE_BUDGET_PROGRAM_ID = "ComputeBudget111111111111111111111111111111";
-export const NATIVE_MINT = "So11111111111111111111111111111111111111112";
+// Program ids from the libraries that own them, never typed by hand.
+export const SYSTEM_PROGRAM_ID: string = SystemProgram.programId.toBase58();
+export { TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID };
+export const COMPUTE_BUDGET_PROGRAM_ID: string = ComputeBudgetProgram.programId.toBase58();
+export const NATIVE_MINT: string = SPL_NATIVE_MINT.toBase58();
 export const DEFAULT_PUBKEY = SYSTEM_PROGRAM_ID;
 
 /** Accounts an instruction needs that the caller may leave out: the usual program ids. */

@@ -44,7 +44,8 @@ export async function deadLetterProducer(kafka: Kafka): Promise<Pick<Producer, "
 /** A dead-letter write has this long; then the batch is delivered again. */
 const DEAD_LETTER_TIMEOUT_MS = 2000;
 
-export type ConsumerStats = { batches: number; messages: number; deadLetters: number; lag: number };
+export type ConsumerStats = { batches: number; messages: number; deadLetters: number; lag: number; /** batch latency histogram (pipelines/metrics.ts) */ batchSeconds?: { startTimer(): () => unknown } };
+
 
 export async function startTransactionConsumer(deps: {
   kafka: Kafka;
@@ -76,6 +77,7 @@ export async function startTransactionConsumer(deps: {
     eachBatchAutoResolve: false,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
+      const timer = stats.batchSeconds?.startTimer();
       const { envelopes, dead } = splitBatch(batch.messages);
       if (dead.length) {
         await producer.send({
@@ -105,6 +107,7 @@ export async function startTransactionConsumer(deps: {
       await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
       stats.batches++;
       stats.messages += batch.messages.length;
+      timer?.();
       log.debug("batch stored", { topic: batch.topic, partition: batch.partition, firstOffset: batch.firstOffset(), lastOffset: last, messages: batch.messages.length });
     },
   });
