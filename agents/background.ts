@@ -12,7 +12,7 @@ import type { Logger } from "../infra/log";
 import type { SolanaRpc } from "../infra/solana-rpc";
 import { refreshWalletBalances, USDC_MINT } from "./wallets";
 import { refreshCoinMetadata, type CoinMetadataResolver } from "./metadata";
-import { scheduleLaunchTracker } from "../api/launches/tracker";
+import { scheduleLaunchTracker } from "./launch-tracker";
 
 /** What the launch tracker needs of the Launch API (the composition root builds it); no chain: no tracker. */
 type TrackerDeps = Parameters<typeof scheduleLaunchTracker>[0];

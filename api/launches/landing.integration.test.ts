@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { launchTestPlatform, signAsCreator } from "../../compose/testing/launch";
-import { trackLaunchesOnce } from "./tracker";
+import { trackLaunchesOnce } from "../../agents/launch-tracker";
 
 // A launch is expired (and may be rebuilt, with a new mint and the same vault) only once its
 // transaction provably cannot land: the chain is past its lastValidBlockHeight AND the chain

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
 import { launchTestPlatform, newIdempotencyKey, signAsCreator, LAUNCH_CONFIG, STOCK_CONFIG, STOCK_MINT } from "../../compose/testing/launch";
-import { trackLaunchesOnce } from "./tracker";
+import { trackLaunchesOnce } from "../../agents/launch-tracker";
 import { upsertAgentsForPools } from "../../pipelines/agents-sink";
 
 // Submit, rebuild, the tracker, stocks, limits and the signer: creator-signed SDK-built

@@ -9,12 +9,12 @@
  * transaction) get it. One run at a time across processes (advisory lock).
  */
 import { schedule, type ScheduledTask } from "node-cron";
-import type { Sql } from "../../infra/postgres";
-import type { Logger } from "../../infra/log";
-import { LOCKS, withAdvisoryLock } from "../../infra/advisory-lock";
-import type { LaunchChain } from "../../infra/solana-tx/chain";
-import type { LaunchService } from "./service";
-import { askChain } from "./landing";
+import type { Sql } from "../infra/postgres";
+import type { Logger } from "../infra/log";
+import { LOCKS, withAdvisoryLock } from "../infra/advisory-lock";
+import type { LaunchChain } from "../infra/solana-tx/chain";
+import type { LaunchService } from "../api/launches/service";
+import { askChain } from "../api/launches/landing";
 
 export type TrackResult = { confirmed: number; failed: number; expired: number; pending: number; repaired: number };
 
