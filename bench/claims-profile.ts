@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import bs58 from "bs58";
 import { freshEngines } from "../infra/testing/engines";
-import { claimKey } from "../pipelines/claims";
+import { claimKey } from "../pipelines/in-flight";
 import { processCpu } from "./thread-cpu";
 
 const SIGNATURES = 120_000;

@@ -16,7 +16,7 @@
 import type { ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
 import type { FactTable } from "./rows";
-import { claimed } from "./claims";
+import { claimed } from "./in-flight";
 
 type Row = Record<string, unknown>;
 

@@ -11,7 +11,7 @@ import { newRowsOnly, storedSignatures } from "./gate";
 import { persistPools } from "./platform/registry";
 import { mirrorDirectory, upsertAgentsForPools } from "./agents-sink";
 import { bump } from "./metrics";
-import { release } from "./claims";
+import { release } from "./in-flight";
 import type { SinkDeps, WriteResult } from "./sink";
 
 /**

@@ -8,7 +8,7 @@ import { toEnvelopes } from "../ingest/helius/handle";
 import { PoolRegistry } from "./platform/registry";
 import { createMetrics } from "./metrics";
 import { createFactSink } from "./sink";
-import { claimed } from "./claims";
+import { claimed } from "./in-flight";
 
 const SEED = 23;
 

@@ -11,7 +11,7 @@ import type { TxEnvelope } from "./envelope";
 import type { PoolRegistry } from "./platform/registry";
 import type { PipelineMetrics } from "./metrics";
 import { writeBatch } from "./sink-write";
-import { claim } from "./claims";
+import { claim } from "./in-flight";
 
 export type SinkDeps = { ch: ClickHouse; sql: Sql; registry: PoolRegistry; metrics: PipelineMetrics; log: Logger };
 export type WriteResult = { stored: number; duplicates: number; parked: number; dropped: number };

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { testEngines } from "../infra/testing/engines";
 import { FIXTURES } from "../infra/testing/platform";
 import { migrationFiles, statements } from "../infra/migrate";
-import { claim, claimKey, claimed, release } from "./claims";
+import { claim, claimKey, claimed, release } from "./in-flight";
 
 /** Real signatures from the recorded devnet transactions. */
 const SIGNATURES = readdirSync(FIXTURES + "helius-devnet")
