@@ -3,7 +3,7 @@
  * (30 webhook calls side by side) and released 3,000 at a time, as the sink does,
  * keyed by the signature text (the old `sink_inflight`) and by the 64-bit claim key
  * (`sink_claims`, pipelines/claims.ts). Reports Postgres CPU per signature.
- * Run: `bun run bench/claims-profile.ts`.
+ * Run: `bun run bench/in-flight-profile.ts`.
  */
 import { randomBytes } from "node:crypto";
 import bs58 from "bs58";
