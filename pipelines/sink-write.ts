@@ -11,14 +11,14 @@ import { newRowsOnly, storedSignatures } from "./gate";
 import { persistPools } from "./platform/registry";
 import { mirrorDirectory, upsertAgentsForPools } from "./agents-sink";
 import { bump } from "./metrics";
-import { release } from "./in-flight";
+import { clearInFlight } from "./in-flight";
 import type { SinkDeps, WriteResult } from "./sink";
 
 /**
- * `unclaimed` holds the signatures whose in-flight mark was already there when they
- * arrived: another write holds them, or one died half-way.
+ * `alreadyInFlight` holds the signatures whose in-flight mark was already there when
+ * they arrived: another write holds them, or one died half-way.
  */
-export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], unclaimed: ReadonlySet<string>, track: Track): Promise<WriteResult> {
+export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], alreadyInFlight: ReadonlySet<string>, track: Track): Promise<WriteResult> {
   const { ch, sql, registry, metrics } = deps;
   const batch = dedupeBy(incoming, (e) => e.signature);
   const sigs = batch.map((e) => e.signature);
@@ -29,11 +29,11 @@ export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], unclaim
     mark = now;
   };
   const known = await storedSignatures(ch, batch);
-  // In the ledger and claimed now (no mark was left): stored by a write that completed.
+  // In the ledger and marked now (no mark was left): stored by a write that completed.
   // In the ledger but marked in flight: a write that died half-way (or is still running);
   // its facts are checked table by table. Backfill re-reads history on purpose (e.g. after
   // a config joined PLATFORM_CONFIGS): its transactions are always checked.
-  const fresh = batch.filter((e) => e.source === "backfill" || !known.has(e.signature) || unclaimed.has(e.signature));
+  const fresh = batch.filter((e) => e.source === "backfill" || !known.has(e.signature) || alreadyInFlight.has(e.signature));
   let duplicates = incoming.length - fresh.length;
   if (fresh.length === 0) {
     releaseInflight(deps, sigs, track);
@@ -43,7 +43,7 @@ export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], unclaim
   }
   step("lookup");
   const suspects = new Set<string>();
-  for (const e of fresh) if (e.source === "backfill" || unclaimed.has(e.signature)) suspects.add(e.signature);
+  for (const e of fresh) if (e.source === "backfill" || alreadyInFlight.has(e.signature)) suspects.add(e.signature);
 
   const facts: Fact[] = [];
   for (const env of fresh) for (const f of env.facts) facts.push(f);
@@ -153,7 +153,7 @@ async function storeParked(sql: Sql, parked: Parked[]): Promise<void> {
  */
 function releaseInflight({ sql, log }: SinkDeps, sigs: string[], track: Track): void {
   track(
-    release(sql, sigs).then(
+    clearInFlight(sql, sigs).then(
       () => {},
       (err: unknown) => log.warn("could not remove in-flight marks; they only slow a redelivery of these transactions", { count: sigs.length, error: String(err) }),
     ),

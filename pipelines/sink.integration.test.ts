@@ -8,7 +8,7 @@ import { toEnvelopes } from "../ingest/helius/handle";
 import { PoolRegistry } from "./platform/registry";
 import { createMetrics } from "./metrics";
 import { createFactSink } from "./sink";
-import { claimed } from "./in-flight";
+import { markedInFlight } from "./in-flight";
 
 const SEED = 23;
 
@@ -68,7 +68,7 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     expect(final).toEqual(afterCrash);
     expect(final[0]).toMatchObject({ trades: String(expectedTrades), candle_trades: String(expectedTrades), market_trades: String(expectedTrades) });
     await sink.settled();
-    expect(await claimed(engines.sql, envelopes.map((e) => e.signature))).toEqual(new Set());
+    expect(await markedInFlight(engines.sql, envelopes.map((e) => e.signature))).toEqual(new Set());
 
     // And once recorded, another delivery changes nothing.
     await sink.write(envelopes);
@@ -100,7 +100,7 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     expect(await ledger()).toBe(envelopes.length);
   });
 
-  test("a batch that won its claims before another write failed on the same transactions is checked in full", async () => {
+  test("a batch that marked its transactions in flight before another write failed on the same transactions is checked in full", async () => {
     const engines = await testEngines();
     const configs = fixtureSimConfigs(SEED + 2);
     const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
@@ -112,25 +112,35 @@ describe("sink: a write that dies half-way, then redelivery", () => {
       trades: String(facts.filter((f) => f.kind === "trade").length),
       claims: String(facts.filter((f) => f.kind === "fee_claim" || f.kind === "surplus_withdrawal").length),
     };
-    // The first claim's answer arrives late: its batch is queued behind a later one.
-    let delayed = false;
-    const slowFirstClaim = new Proxy(engines.sql, {
+    // The first marking's answer is held back until the second write has failed: its batch
+    // is queued behind a later one.
+    let held = false;
+    let marked!: () => void;
+    const firstMarked = new Promise<void>((r) => (marked = r));
+    let letGo!: () => void;
+    const released = new Promise<void>((r) => (letGo = r));
+    const slowFirstMarking = new Proxy(engines.sql, {
       apply(target, self, args: unknown[]) {
         const query = Reflect.apply(target, self, args) as Promise<unknown>;
         const text = Array.isArray(args[0]) ? (args[0] as string[]).join("?") : "";
-        if (delayed || !text.includes("INSERT INTO sink_claims")) return query;
-        delayed = true;
-        return query.then(async (rows) => (await Bun.sleep(1500), rows));
+        if (held || !text.includes("INSERT INTO sink_in_flight")) return query;
+        held = true;
+        return query.then(async (rows) => {
+          marked();
+          await released;
+          return rows;
+        });
       },
     });
-    const sink = createFactSink({ sql: slowFirstClaim, registry, metrics: createMetrics(), log: createLogger("error"), ch: failingInsert(engines.ch, "fee_claims", 1) });
+    const sink = createFactSink({ sql: slowFirstMarking, registry, metrics: createMetrics(), log: createLogger("error"), ch: failingInsert(engines.ch, "fee_claims", 1) });
 
-    const first = sink.write(envelopes); // claims every signature, answer held back
-    await Bun.sleep(200);
-    // The same transactions again: every claim is taken, so all are checked; the write stores
+    const first = sink.write(envelopes); // marks every signature, answer held back
+    await firstMarked;
+    // The same transactions again: every mark is there, so all are checked; the write stores
     // the trades and the ledger rows, then fails on the fee claims.
     await expect(sink.write(envelopes)).rejects.toThrow(/injected failure/);
-    // The first batch holds the claims, but a write failed since it claimed them: it must not
+    letGo();
+    // The first batch holds the marks, but a write failed since it made them: it must not
     // take the ledger rows for "stored" (the fee claims are missing), nor insert trades again.
     await first;
     expect((await counts(engines.ch, mints))[0]).toMatchObject({ trades: expected.trades, market_trades: expected.trades, claims: expected.claims });

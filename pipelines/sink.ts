@@ -11,7 +11,7 @@ import type { TxEnvelope } from "./envelope";
 import type { PoolRegistry } from "./platform/registry";
 import type { PipelineMetrics } from "./metrics";
 import { writeBatch } from "./sink-write";
-import { claim } from "./in-flight";
+import { markInFlight } from "./in-flight";
 
 export type SinkDeps = { ch: ClickHouse; sql: Sql; registry: PoolRegistry; metrics: PipelineMetrics; log: Logger };
 export type WriteResult = { stored: number; duplicates: number; parked: number; dropped: number };
@@ -30,24 +30,24 @@ export class SinkOverloaded extends Error {}
  * promise settles when its rows are durable. Under load this turns many small
  * webhook calls into few large inserts, which is what ClickHouse wants.
  *
- * Each batch claims its signatures in Postgres (`sink_claims`, claims.ts) as it arrives,
- * side by side with other callers and with the write in progress, so the claim
- * costs the serial write nothing. A signature whose claim was already there is
- * "unclaimed": its facts are checked table by table before they are inserted.
+ * Each batch marks its signatures in flight in Postgres (`sink_in_flight`, in-flight.ts)
+ * as it arrives, side by side with other callers and with the write in progress, so the
+ * mark costs the serial write nothing. A signature whose mark was already there is
+ * "already in flight": its facts are checked table by table before they are inserted.
  *
  * `maxEnvelopesPerWrite` bounds one write (and so the latency of the calls in it);
  * past `maxQueued` waiting envelopes new batches are refused at once (the webhook
  * answers 503 and Helius retries) instead of waiting past Helius's deadline.
  */
 export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, maxQueued = 50_000): FactSink {
-  type Waiting = { batch: TxEnvelope[]; unclaimed: string[]; claimedAt: number; resolve: (r: WriteResult) => void; reject: (e: unknown) => void };
+  type Waiting = { batch: TxEnvelope[]; alreadyInFlight: string[]; markedAt: number; resolve: (r: WriteResult) => void; reject: (e: unknown) => void };
   const waiting: Waiting[] = [];
   const background = new Set<Promise<void>>();
   let queued = 0;
   let running = false;
-  // Claims are made in arrival order, writes in queue order. When a write fails, a batch
-  // claimed before that may hold signatures the failed write half-stored (both carried the
-  // same transaction, the failed one lost the claim): such a batch is checked in full.
+  // Marks are made in arrival order, writes in queue order. When a write fails, a batch
+  // marked before that may hold signatures the failed write half-stored (both carried the
+  // same transaction, the failed one found them marked): such a batch is checked in full.
   let failedWrites = 0;
 
   const track = (work: Promise<void>) => {
@@ -68,8 +68,8 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
       }
       try {
         const started = performance.now();
-        const unclaimed = new Set(group.flatMap((w) => (w.claimedAt < failedWrites ? w.batch.map((e) => e.signature) : w.unclaimed)));
-        const result = await writeBatch(deps, group.flatMap((w) => w.batch), unclaimed, track);
+        const alreadyInFlight = new Set(group.flatMap((w) => (w.markedAt < failedWrites ? w.batch.map((e) => e.signature) : w.alreadyInFlight)));
+        const result = await writeBatch(deps, group.flatMap((w) => w.batch), alreadyInFlight, track);
         deps.metrics.writeMs += performance.now() - started;
         for (const w of group) w.resolve(result);
       } catch (err) {
@@ -85,16 +85,16 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
       if (batch.length === 0) return { stored: 0, duplicates: 0, parked: 0, dropped: 0 };
       if (queued + batch.length > maxQueued && queued > 0) throw new SinkOverloaded(`${queued} transactions are waiting to be stored`);
       queued += batch.length;
-      const claimedAt = failedWrites;
-      let unclaimed: string[];
+      const markedAt = failedWrites;
+      let alreadyInFlight: string[];
       try {
-        unclaimed = await claim(deps.sql, [...new Set(batch.map((e) => e.signature))]);
+        alreadyInFlight = await markInFlight(deps.sql, [...new Set(batch.map((e) => e.signature))]);
       } catch (err) {
         queued -= batch.length;
         throw err;
       }
       return new Promise<WriteResult>((resolve, reject) => {
-        waiting.push({ batch, unclaimed, claimedAt, resolve, reject });
+        waiting.push({ batch, alreadyInFlight, markedAt, resolve, reject });
         if (!running) void drain();
       });
     },
