@@ -9,6 +9,8 @@ export type PipelineMetrics = {
   dropped: number;
   unknownDiscriminators: number;
   batches: number;
+  /** transactions the sink set aside because they failed on their own (dead letters) */
+  deadLettered: number;
   /** time spent in sink writes, ms */
   writeMs: number;
   /** time spent in each step of the sink's writes, ms */
@@ -16,7 +18,7 @@ export type PipelineMetrics = {
 };
 
 export function createMetrics(): PipelineMetrics {
-  return { transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, dropped: 0, unknownDiscriminators: 0, batches: 0, writeMs: 0, stepMs: {} };
+  return { transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, dropped: 0, unknownDiscriminators: 0, batches: 0, deadLettered: 0, writeMs: 0, stepMs: {} };
 }
 
 export function bump(map: Record<string, number>, key: string, by = 1): void {
@@ -40,6 +42,7 @@ export function prometheusText(m: PipelineMetrics, consumer: ConsumerStats | nul
   counter("acp_dropped_facts_total", "Facts of pools that are not the platform's", [[{}, m.dropped]]);
   counter("acp_unknown_discriminators_total", "Instructions or events with a discriminator no IDL knows", [[{}, m.unknownDiscriminators]]);
   counter("acp_batches_total", "Batches written", [[{}, m.batches]]);
+  counter("acp_sink_dead_letters_total", "Transactions the sink set aside because they failed on their own", [[{}, m.deadLettered]]);
   counter("acp_sink_write_seconds_total", "Time spent writing batches", [[{}, Math.round(m.writeMs) / 1000]]);
   counter("acp_sink_step_seconds_total", "Time spent in each step of batch writes", Object.entries(m.stepMs).map(([s, v]) => [{ step: s }, Math.round(v) / 1000]));
   if (consumer) {

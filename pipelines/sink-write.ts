@@ -12,13 +12,13 @@ import { persistPools } from "./platform/registry";
 import { mirrorDirectory, upsertAgentsForPools } from "./agents-sink";
 import { bump } from "./metrics";
 import { clearInFlight } from "./in-flight";
-import type { SinkDeps, WriteResult } from "./sink";
+import type { SinkDeps, WriteCounts } from "./sink";
 
 /**
  * `alreadyInFlight` holds the signatures whose in-flight mark was already there when
  * they arrived: another write holds them, or one died half-way.
  */
-export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], alreadyInFlight: ReadonlySet<string>, track: Track): Promise<WriteResult> {
+export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], alreadyInFlight: ReadonlySet<string>, track: Track): Promise<WriteCounts> {
   const { ch, sql, registry, metrics } = deps;
   const batch = dedupeBy(incoming, (e) => e.signature);
   const sigs = batch.map((e) => e.signature);

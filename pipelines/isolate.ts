@@ -1,0 +1,39 @@
+/**
+ * Finding the transactions that fail a write on their own. When a group write fails,
+ * its envelopes are written again in halves, and the halves of a failing half, down to
+ * one transaction: the rest is stored, and each transaction that still fails alone is
+ * returned with its error. Envelopes of one signature always travel together.
+ */
+import type { TxEnvelope } from "./envelope";
+
+export type Failing = { signature: string; error: unknown };
+export type Bisected<R> = { written: R[]; failing: Failing[] };
+
+/** `failedWith`: the error of the group's own write, which has just failed. */
+export async function bisectFailures<R>(envelopes: readonly TxEnvelope[], failedWith: unknown, write: (part: TxEnvelope[]) => Promise<R>): Promise<Bisected<R>> {
+  const bySignature = new Map<string, TxEnvelope[]>();
+  for (const e of envelopes) {
+    const same = bySignature.get(e.signature);
+    if (same) same.push(e);
+    else bySignature.set(e.signature, [e]);
+  }
+  const out: Bisected<R> = { written: [], failing: [] };
+  const failed = async (units: TxEnvelope[][], error: unknown): Promise<void> => {
+    if (units.length === 1) {
+      out.failing.push({ signature: units[0]![0]!.signature, error });
+      return;
+    }
+    const half = Math.ceil(units.length / 2);
+    await visit(units.slice(0, half));
+    await visit(units.slice(half));
+  };
+  const visit = async (units: TxEnvelope[][]): Promise<void> => {
+    try {
+      out.written.push(await write(units.flat()));
+    } catch (error) {
+      await failed(units, error);
+    }
+  };
+  await failed([...bySignature.values()], failedWith);
+  return out;
+}
