@@ -109,7 +109,7 @@ describe("one transaction that cannot be stored", () => {
     const sink = createFactSink({ ch: down, sql: engines.sql, registry, metrics, log: createLogger("error") });
     await expect(sink.write(envelopes.slice(0, 100))).rejects.toThrow(/ECONNREFUSED/);
     await expect(sink.write([envelopes[100]!])).rejects.toThrow(/ECONNREFUSED/);
-    expect(await deadLetters(envelopes.map((e) => e.signature))).toEqual([]);
+    expect((await deadLetters(envelopes.map((e) => e.signature))).length).toBe(0);
     expect(metrics.deadLettered).toBe(0);
   });
 });
