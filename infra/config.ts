@@ -106,6 +106,8 @@ const EnvSchema = v.object({
   IPFS_PIN_TOKEN: v.optional(v.pipe(v.string(), v.minLength(8, "must be at least 8 characters"))),
   /** a JSON file of extra safety-filter rules, added to the built-in ones (see api/firewall/README.md) */
   FIREWALL_RULES_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** hours a fact waits for its pool or coin (parked) before it is dropped as one that never appears */
+  PARKED_FACTS_MAX_AGE_HOURS: positiveInt("168"),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -137,6 +139,7 @@ export type Config = Readonly<{
     pin: Readonly<{ url: string; token: string | null }> | null;
     firewallRulesFile: string | null;
   }>;
+  parkedFactsMaxAgeHours: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
@@ -210,6 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pin: e.IPFS_PIN_URL ? Object.freeze({ url: e.IPFS_PIN_URL, token: e.IPFS_PIN_TOKEN ?? null }) : null,
       firewallRulesFile: e.FIREWALL_RULES_FILE ?? null,
     }),
+    parkedFactsMaxAgeHours: e.PARKED_FACTS_MAX_AGE_HOURS,
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -28,7 +28,7 @@ const { configs } = await platformConfigs(config, log, config.rpcUrl ? createSol
 const registry = await PoolRegistry.load(pg.sql, configs);
 const metrics = createMetrics();
 const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
-const sink = createFactSink({ ch, sql: pg.sql, registry, metrics, log: log.child({ stage: "sink" }) });
+const sink = createFactSink({ ch, sql: pg.sql, registry, metrics, log: log.child({ stage: "sink" }), parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
 const kafka = kafkaClient([...kafkaConfig.brokers], "pipelines");
 await ensureTopics(kafka, { ...kafkaConfig, topics: [kafkaConfig.topic] });
 const consumer = await startTransactionConsumer({ kafka, topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, sink, log: log.child({ stage: "consumer" }), stats });

@@ -6,6 +6,8 @@ export type PipelineMetrics = {
   duplicates: number;
   parked: number;
   unparked: number;
+  /** parked facts dropped: their pool or coin is not the platform's, or they waited past the limit */
+  parkedExpired: number;
   dropped: number;
   unknownDiscriminators: number;
   batches: number;
@@ -18,7 +20,7 @@ export type PipelineMetrics = {
 };
 
 export function createMetrics(): PipelineMetrics {
-  return { transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, dropped: 0, unknownDiscriminators: 0, batches: 0, deadLettered: 0, writeMs: 0, stepMs: {} };
+  return { transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, parkedExpired: 0, dropped: 0, unknownDiscriminators: 0, batches: 0, deadLettered: 0, writeMs: 0, stepMs: {} };
 }
 
 export function bump(map: Record<string, number>, key: string, by = 1): void {
@@ -39,6 +41,7 @@ export function prometheusText(m: PipelineMetrics, consumer: ConsumerStats | nul
   counter("acp_duplicate_rows_total", "Rows skipped because their key was already stored", [[{}, m.duplicates]]);
   counter("acp_parked_facts_total", "Facts parked until their pool or coin is known", [[{}, m.parked]]);
   counter("acp_unparked_facts_total", "Parked facts replayed", [[{}, m.unparked]]);
+  counter("acp_parked_facts_expired_total", "Parked facts dropped: their pool or coin is not the platform's, or they waited too long", [[{}, m.parkedExpired]]);
   counter("acp_dropped_facts_total", "Facts of pools that are not the platform's", [[{}, m.dropped]]);
   counter("acp_unknown_discriminators_total", "Instructions or events with a discriminator no IDL knows", [[{}, m.unknownDiscriminators]]);
   counter("acp_batches_total", "Batches written", [[{}, m.batches]]);

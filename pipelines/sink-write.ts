@@ -11,6 +11,7 @@ import { newRowsOnly, storedSignatures } from "./gate";
 import { persistPools } from "./platform/registry";
 import { mirrorDirectory, upsertAgentsForPools } from "./agents-sink";
 import { bump } from "./metrics";
+import { dropParkedFor } from "./parked";
 import { clearInFlight } from "./in-flight";
 import type { SinkDeps, WriteCounts } from "./sink";
 
@@ -48,6 +49,7 @@ export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], already
   const facts: Fact[] = [];
   for (const env of fresh) for (const f of env.facts) facts.push(f);
   let round = classify(facts, registry);
+  const round0 = round;
   const accepted = [...round.accepted];
   const parked: Parked[] = [...round.parked];
   let dropped = round.dropped;
@@ -101,7 +103,9 @@ export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], already
   const parkFacts = parked.length ? storeParked(sql, parked) : null;
   // Every insert finishes before the write reports a failure: one still running then
   // could race a redelivery's check and store its rows twice.
-  const outcomes = await Promise.allSettled([...insertFacts, insertLedger, parkFacts]);
+  // Facts parked for pools or coins this batch shows are not the platform's can never match.
+  const expireForeign = round0.foreign.length ? dropParkedFor(sql, round0.foreign).then((n) => void (metrics.parkedExpired += n)) : null;
+  const outcomes = await Promise.allSettled([...insertFacts, insertLedger, parkFacts, expireForeign]);
   const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
   if (failed) throw failed.reason;
   if (unparkedKeys.length) {

@@ -13,9 +13,18 @@ import type { PipelineMetrics } from "./metrics";
 import { writeBatch } from "./sink-write";
 import { markInFlight } from "./in-flight";
 import { bisectFailures } from "./isolate";
+import { expireParkedOlderThan } from "./parked";
 import { rejectionReason, storeDeadLetters, type RejectedEnvelope } from "./dead-letters";
 
-export type SinkDeps = { ch: ClickHouse; sql: Sql; registry: PoolRegistry; metrics: PipelineMetrics; log: Logger };
+export type SinkDeps = {
+  ch: ClickHouse;
+  sql: Sql;
+  registry: PoolRegistry;
+  metrics: PipelineMetrics;
+  log: Logger;
+  /** parked facts older than this are dropped (PARKED_FACTS_MAX_AGE_HOURS); default 7 days */
+  parkedMaxAgeMs?: number;
+};
 export type WriteCounts = { stored: number; duplicates: number; parked: number; dropped: number };
 /** `rejected`: the caller's transactions set aside because they failed on their own (see FactSink.write). */
 export type WriteResult = WriteCounts & { rejected: RejectedEnvelope[] };
@@ -79,6 +88,25 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
     void work.finally(() => background.delete(work));
   };
 
+  // Facts that wait for a pool or coin that never appears are dropped once they are older
+  // than the limit, checked at most every tenth of it (and at most every ten minutes).
+  const parkedMaxAgeMs = deps.parkedMaxAgeMs ?? 7 * 86_400_000;
+  let lastExpiry = -Infinity;
+  const expireOldParked = () => {
+    const now = Date.now();
+    if (now - lastExpiry < Math.min(parkedMaxAgeMs / 10, 600_000)) return;
+    lastExpiry = now;
+    track(
+      expireParkedOlderThan(deps.sql, parkedMaxAgeMs).then(
+        (count) => {
+          deps.metrics.parkedExpired += count;
+          if (count) deps.log.info("parked facts expired: their pool or coin never appeared", { count, maxAgeHours: parkedMaxAgeMs / 3_600_000 });
+        },
+        (err: unknown) => deps.log.warn("could not expire old parked facts; retried after the next write", { error: String(err) }),
+      ),
+    );
+  };
+
   async function drain() {
     running = true;
     while (waiting.length) {
@@ -96,6 +124,7 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
         deps.metrics.writeMs += performance.now() - started;
         const rejected = failing.size ? await setAside(group, failing) : null;
         for (const w of group) w.resolve({ ...counts, rejected: rejected?.get(w) ?? [] });
+        expireOldParked();
       } catch (err) {
         failedWrites++;
         for (const w of group) w.reject(err);
