@@ -62,13 +62,19 @@ describe("one transaction that cannot be stored", () => {
     const insert = ch.insert;
     let letGo!: () => void;
     const held = new Promise<void>((r) => (letGo = r));
+    let holding!: () => void;
+    const reached = new Promise<void>((r) => (holding = r));
     const blockerSignatures = new Set(blocker.map((e) => e.signature));
     ch.insert = async (table, rows) => {
-      if (table === "transactions" && rows.some((r) => blockerSignatures.has(r.signature as string))) await held;
+      if (table === "transactions" && rows.some((r) => blockerSignatures.has(r.signature as string))) {
+        holding();
+        await held;
+      }
       return insert.call(ch, table, rows);
     };
     try {
       const blocked = p.sink.write(blocker);
+      await reached;
       const webhook = p.postWebhook(elements);
       const aside = p.sink.write([bad]);
       await until("both batches queued", async () => ((await markedInFlight(p.engines.sql, [bad.signature, good[0]!.signature])).size === 2 ? true : undefined));

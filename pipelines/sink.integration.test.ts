@@ -12,15 +12,25 @@ import { markedInFlight } from "./in-flight";
 
 const SEED = 23;
 
-/** A ClickHouse whose insert into `table` fails `times` times: a write that dies half-way. */
-function failingInsert(ch: ClickHouse, table: string, times: number): ClickHouse {
-  let left = times;
+/**
+ * A ClickHouse whose insert into `table` fails while `failing()` says so, and which
+ * answers no query once it has (the server is gone; the inserts already sent finish):
+ * a write that dies half-way.
+ */
+function failingInsert(ch: ClickHouse, table: string, failing: () => boolean = () => true): ClickHouse {
+  let broke = false;
+  const gone = () => {
+    if (broke && failing()) throw new Error("injected: connection lost");
+  };
   return {
     ...ch,
-    query: ch.query.bind(ch),
+    query: (async (sql: string, params?: Record<string, unknown>) => (gone(), ch.query(sql, params))) as ClickHouse["query"],
     command: ch.command.bind(ch),
     async insert(t, rows) {
-      if (t === table && left-- > 0) throw new Error(`injected failure inserting into ${t}`);
+      if (t === table && failing()) {
+        broke = true;
+        throw new Error(`injected failure inserting into ${t}`);
+      }
       return ch.insert(t, rows);
     },
   };
@@ -52,13 +62,13 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
 
     // The first attempt stores every fact table, but recording the transactions fails.
-    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "transactions", 1) });
+    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "transactions") });
     await expect(broken.write(envelopes)).rejects.toThrow(/injected failure/);
     const afterCrash = await counts(engines.ch, mints);
     expect(afterCrash[0]).toMatchObject({ trades: String(expectedTrades) });
 
     // A second attempt stores everything but the fee claims.
-    const brokenAgain = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims", 1) });
+    const brokenAgain = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims") });
     await expect(brokenAgain.write(envelopes.slice().reverse())).rejects.toThrow(/injected failure/);
 
     // Redelivery, shuffled and with duplicates, completes without double counting.
@@ -86,7 +96,7 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     expect(expectedClaims).toBeGreaterThan(0);
     const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
 
-    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims", 1) });
+    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims") });
     await expect(broken.write(envelopes)).rejects.toThrow(/injected failure/);
     const ledger = async () =>
       Number((await engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM transactions FINAL WHERE signature IN {s:Array(String)}", { s: envelopes.map((e) => e.signature) }))[0]!.n);
@@ -132,13 +142,15 @@ describe("sink: a write that dies half-way, then redelivery", () => {
         });
       },
     });
-    const sink = createFactSink({ sql: slowFirstMarking, registry, metrics: createMetrics(), log: createLogger("error"), ch: failingInsert(engines.ch, "fee_claims", 1) });
+    let secondFailed = false;
+    const sink = createFactSink({ sql: slowFirstMarking, registry, metrics: createMetrics(), log: createLogger("error"), ch: failingInsert(engines.ch, "fee_claims", () => !secondFailed) });
 
     const first = sink.write(envelopes); // marks every signature, answer held back
     await firstMarked;
     // The same transactions again: every mark is there, so all are checked; the write stores
     // the trades and the ledger rows, then fails on the fee claims.
     await expect(sink.write(envelopes)).rejects.toThrow(/injected failure/);
+    secondFailed = true;
     letGo();
     // The first batch holds the marks, but a write failed since it made them: it must not
     // take the ledger rows for "stored" (the fee claims are missing), nor insert trades again.

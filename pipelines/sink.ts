@@ -141,6 +141,7 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
       return { counts: await writeBatch(deps, envelopes, alreadyInFlight, track), failing: new Map() };
     } catch (err) {
       failedWrites++;
+      if (!(await enginesAnswer())) throw err;
       // the failed write may have stored part of any of its transactions: all are checked
       const everything = new Set(envelopes.map((e) => e.signature));
       const { written, failing } = await bisectFailures(envelopes, err, (part) => writeBatch(deps, part, everything, track));
