@@ -28,7 +28,7 @@ const CHUNK = 2000;
 const chunks = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 const rowKey = (r: Row) => (r.id as string | undefined) ?? `${r.signature}:${r.ix}:${r.inner}`;
 
-export function dedupeRows(rows: Row[]): Row[] {
+export function dedupeRows<R extends Row>(rows: R[]): R[] {
   const seen = new Set<string>();
   return rows.filter((r) => {
     const k = rowKey(r);
@@ -38,7 +38,7 @@ export function dedupeRows(rows: Row[]): Row[] {
   });
 }
 
-export async function newRowsOnly(ch: ClickHouse, table: FactTable, rows: Row[]): Promise<Row[]> {
+export async function newRowsOnly<R extends Row>(ch: ClickHouse, table: FactTable, rows: R[]): Promise<R[]> {
   const unique = dedupeRows(rows);
   if (unique.length === 0) return unique;
   const mints = [...new Set(unique.map((r) => r.mint as string))];
