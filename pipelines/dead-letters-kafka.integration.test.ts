@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import type { Kafka, KafkaMessage } from "kafkajs";
 import { testEngines } from "../infra/testing/engines";
@@ -18,25 +18,26 @@ import { startTransactionConsumer, type ConsumerStats } from "./kafka/consumer";
 import { dlqTopic, TOPICS } from "./kafka/topics";
 
 // Real broker (a private one the tests start), real embedded Postgres and chDB.
-const TOPIC = `${TOPICS.transactions}.dead-test-${randomUUID().slice(0, 8)}`;
 const SEED = 97;
-let kafka: Kafka;
-const stops: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  kafka = kafkaClient(await testKafkaBrokers(), `test-${randomUUID()}`);
-  // one partition: the bad transaction and the good ones are fetched in one batch
-  await ensureTopics(kafka, { partitions: 1, replication: 1, topics: [TOPIC] });
-}, 240_000);
-afterAll(async () => {
-  for (const stop of stops.reverse()) await stop().catch(() => {});
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.deleteTopics({ topics: [TOPIC, dlqTopic(TOPIC)] }).catch(() => {});
-  await admin.disconnect();
-});
 
 test("Kafka: a transaction that fails on its own goes to the dead-letter topic; the rest is stored and committed", async () => {
+  const kafka = kafkaClient(await testKafkaBrokers(), `test-${randomUUID()}`);
+  // a topic of this run's own, of one partition: the bad transaction and the good ones are fetched together
+  const TOPIC = `${TOPICS.transactions}.dead-test-${randomUUID().slice(0, 8)}`;
+  await ensureTopics(kafka, { partitions: 1, replication: 1, topics: [TOPIC] });
+  const stops: (() => Promise<unknown>)[] = [];
+  try {
+    await setAsideThroughKafka(kafka, TOPIC, stops);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [TOPIC, dlqTopic(TOPIC)] }).catch(() => {});
+    await admin.disconnect();
+  }
+}, 240_000);
+
+async function setAsideThroughKafka(kafka: Kafka, TOPIC: string, stops: (() => Promise<unknown>)[]) {
   const engines = await testEngines();
   const configs = fixtureSimConfigs(SEED);
   const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
@@ -74,4 +75,4 @@ test("Kafka: a transaction that fails on its own goes to the dead-letter topic; 
   expect(String(dead.headers!["dlq-reason"])).toContain("0x00");
   // the consumer keeps it out of Postgres: the topic is where it is kept
   expect((await engines.sql`SELECT 1 FROM sink_dead_letters WHERE signature = ${bad.signature}`).length).toBe(0);
-}, 240_000);
+}
