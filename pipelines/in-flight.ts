@@ -5,7 +5,7 @@
  *
  * A mark is keyed by a 64-bit number taken from the signature, not by the 88-character
  * text: Postgres then spends half the CPU on a mark (7 against 14 µs per signature,
- * bench/claims-profile.ts). The key is the value of the signature's last ten base58
+ * bench/in-flight-profile.ts). The key is the value of the signature's last ten base58
  * digits (58^10 < 2^63, about 58.6 random bits), fixed by the signature alone, so a mark
  * left by a crash matches after an upgrade too. Two signatures sharing a key among the
  * few thousand in flight is vanishingly rare (~10^-10 per write), and only makes one of
