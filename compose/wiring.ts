@@ -125,7 +125,7 @@ export async function wirePlatform(opts: {
   const metrics = createMetrics();
   const consumerStats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
   if (opts.bus) watchConsumer(metrics, consumerStats);
-  const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }) });
+  const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }), parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
   const bus = opts.bus ?? createInProcessBus(sink);
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));

@@ -125,6 +125,8 @@ const EnvSchema = v.object({
   DATA_API_TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.check((s) => s.split(",").map((e) => e.trim()).filter(Boolean).every((e) => ipaddr.isValid(e) || ipaddr.isValidCIDR(e)), "must be IPs or CIDRs, comma-separated"))),
   /** /metrics: bearer token it requires; unset = it answers loopback clients only (curl on the same host) */
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
+  /** hours a fact waits for its pool or coin (parked) before it is dropped as one that never appears */
+  PARKED_FACTS_MAX_AGE_HOURS: positiveInt("168"),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -162,6 +164,7 @@ export type Config = Readonly<{
   treasuryAddress: string | null;
   dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
   metrics: Readonly<{ token: string | null }>;
+  parkedFactsMaxAgeHours: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
@@ -246,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       trustedProxies: Object.freeze((e.DATA_API_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean)),
     }),
     metrics: Object.freeze({ token: e.METRICS_TOKEN ?? null }),
+    parkedFactsMaxAgeHours: e.PARKED_FACTS_MAX_AGE_HOURS,
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -18,12 +18,22 @@ export type AgentRow = {
   hidden: boolean;
   created_at: Date;
   config: string;
+  /** bumped by Postgres on every change of the row (migration 0008) */
+  directory_version: bigint;
 };
 
-let versionCounter = 0;
-const nextVersion = () => Date.now() * 1000 + (versionCounter++ % 1000);
+/**
+ * Directory versions were once taken from each process's clock (microseconds, about
+ * 1.8e15 today); versions from the registry are placed above all of those.
+ */
+const REGISTRY_VERSIONS = 1n << 62n;
+const AGENT_COLUMNS = ["mint", "coin_name", "symbol", "name", "category", "status", "state", "hidden", "created_at", "config", "directory_version"];
 
-/** Mirrors agents into the ClickHouse directory the agents list reads. */
+/**
+ * Mirrors agents into the ClickHouse directory the agents list reads. Each row carries
+ * the version Postgres gave the agent's last change, so a mirror written late (another
+ * process, a slow write) never replaces a newer one.
+ */
 export async function mirrorDirectory(ch: ClickHouse, configs: ConfigRegistry, agents: AgentRow[]): Promise<void> {
   if (agents.length === 0) return;
   await ch.insert(
@@ -32,7 +42,7 @@ export async function mirrorDirectory(ch: ClickHouse, configs: ConfigRegistry, a
       const cfg = configs.byAddress.get(a.config);
       return {
         mint: a.mint,
-        version: nextVersion(),
+        version: REGISTRY_VERSIONS + BigInt(a.directory_version),
         name: a.name || a.coin_name,
         coin_name: a.coin_name,
         symbol: a.symbol,
@@ -83,14 +93,14 @@ export async function upsertAgentsForPools(sql: Sql, pools: PoolCreated[]): Prom
       status = 'active',
       updated_at = now()
     WHERE agents.dbc_pool = '' OR agents.state = 'forming'
-    RETURNING mint, coin_name, symbol, name, category, status, state, hidden, created_at, config`;
+    RETURNING ${sql(AGENT_COLUMNS)}`;
 }
 
 /** Re-mirrors agents whose registry row changed after their pool was seen (a launch confirmed late). */
 export async function refreshDirectory(sql: Sql, ch: ClickHouse, configs: ConfigRegistry, mints: string[]): Promise<void> {
   if (mints.length === 0) return;
   const rows = await sql<AgentRow[]>`
-    SELECT mint, coin_name, symbol, name, category, status, state, hidden, created_at, config
+    SELECT ${sql(AGENT_COLUMNS)}
     FROM agents WHERE mint IN ${sql(mints)} AND dbc_pool <> ''`;
   await mirrorDirectory(ch, configs, rows);
 }

@@ -7,21 +7,31 @@ import type { Fact } from "../ingest/contract/facts";
 import type { PoolEntry, PoolRegistry } from "./platform/registry";
 
 export type Parked = { fact: Fact; waitsFor: string };
-export type Classified = { accepted: Fact[]; parked: Parked[]; dropped: number; newPools: PoolEntry[] };
+/**
+ * `foreign`: pools and coins this batch shows are not the platform's (created on, or
+ * migrated from, another config): facts parked for them can never be replayed.
+ */
+export type Classified = { accepted: Fact[]; parked: Parked[]; dropped: number; newPools: PoolEntry[]; foreign: string[] };
 
 export function factKey(f: { signature: string; ix: number; inner: number }): string {
   return `${f.signature}:${f.ix}:${f.inner}`;
 }
 
 export function classify(facts: readonly Fact[], registry: PoolRegistry): Classified {
-  const out: Classified = { accepted: [], parked: [], dropped: 0, newPools: [] };
+  const out: Classified = { accepted: [], parked: [], dropped: 0, newPools: [], foreign: [] };
+  const foreign = new Set<string>();
   const overlay = new Map<string, PoolEntry>();
   const poolOf = (address: string) => overlay.get(address) ?? registry.pool(address);
 
   // Pools first, so a batch that creates a pool and trades on it is accepted whole.
   for (const f of facts) {
-    if (f.kind === "pool_created" || f.kind === "migration") {
-      if (!registry.isPlatformConfig(f.config)) continue;
+    if (f.kind === "pool_created" || f.kind === "migration" || f.kind === "curve_complete") {
+      if (!registry.isPlatformConfig(f.config)) {
+        foreign.add(f.pool).add(f.mint);
+        if (f.kind === "migration") foreign.add(f.dammPool);
+        continue;
+      }
+      if (f.kind === "curve_complete") continue;
       const entry: PoolEntry =
         f.kind === "pool_created"
           ? { address: f.pool, mint: f.mint, venue: "dbc", config: f.config }
@@ -37,6 +47,10 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
     }
   }
 
+  const park = (fact: Fact, waitsFor: string) => {
+    if (foreign.has(waitsFor)) out.dropped++;
+    else out.parked.push({ fact, waitsFor });
+  };
   for (const f of facts) {
     switch (f.kind) {
       case "pool_created":
@@ -52,24 +66,25 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
         } else {
           const pool = poolOf(f.pool);
           if (pool) out.accepted.push({ ...f, mint: pool.mint, config: pool.config });
-          else out.parked.push({ fact: f, waitsFor: f.pool });
+          else park(f, f.pool);
         }
         break;
       case "fee_claim":
       case "surplus_withdrawal": {
         const pool = poolOf(f.pool);
         if (pool) out.accepted.push({ ...f, mint: pool.mint });
-        else out.parked.push({ fact: f, waitsFor: f.pool });
+        else park(f, f.pool);
         break;
       }
       case "burn": {
         const known = registry.configOfMint(f.mint) || [...overlay.values()].some((p) => p.mint === f.mint);
         if (known) out.accepted.push(f);
-        else out.parked.push({ fact: f, waitsFor: f.mint });
+        else park(f, f.mint);
         break;
       }
     }
   }
+  out.foreign = [...foreign];
   return out;
 }
 

@@ -4,7 +4,7 @@
  * once.
  *
  * A transaction's facts and its row in the `transactions` ledger are written side
- * by side; its in-flight mark (Postgres `sink_claims`, claimed when it arrives)
+ * by side; its in-flight mark (Postgres `sink_in_flight`, made when it arrives)
  * is removed only after all of them. So one ledger lookup drops every transaction
  * already stored, unless its mark is still there: a write that died half-way left
  * it. Only those "suspect" transactions (and replayed parked facts) have each fact
@@ -16,7 +16,7 @@
 import type { ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
 import type { FactTable } from "./rows";
-import { claimed } from "./claims";
+import { markedInFlight } from "./in-flight";
 
 type Row = Record<string, unknown>;
 
@@ -28,7 +28,7 @@ const CHUNK = 2000;
 const chunks = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 const rowKey = (r: Row) => (r.id as string | undefined) ?? `${r.signature}:${r.ix}:${r.inner}`;
 
-export function dedupeRows(rows: Row[]): Row[] {
+export function dedupeRows<R extends Row>(rows: R[]): R[] {
   const seen = new Set<string>();
   return rows.filter((r) => {
     const k = rowKey(r);
@@ -38,7 +38,7 @@ export function dedupeRows(rows: Row[]): Row[] {
   });
 }
 
-export async function newRowsOnly(ch: ClickHouse, table: FactTable, rows: Row[]): Promise<Row[]> {
+export async function newRowsOnly<R extends Row>(ch: ClickHouse, table: FactTable, rows: R[]): Promise<R[]> {
   const unique = dedupeRows(rows);
   if (unique.length === 0) return unique;
   const mints = [...new Set(unique.map((r) => r.mint as string))];
@@ -111,7 +111,7 @@ export async function storedSignatures(ch: ClickHouse, items: readonly Signature
 export async function completedSignatures(ch: ClickHouse, sql: Sql, items: readonly SignatureAt[]): Promise<Set<string>> {
   const stored = await storedSignatures(ch, items);
   if (stored.size === 0) return stored;
-  for (const s of await claimed(sql, [...stored])) stored.delete(s);
+  for (const s of await markedInFlight(sql, [...stored])) stored.delete(s);
   return stored;
 }
 

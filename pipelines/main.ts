@@ -34,7 +34,7 @@ if (addressSync) syncOnGraduation(registry, addressSync);
 const metrics = createMetrics();
 const stats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
 watchConsumer(metrics, stats);
-const sink = createFactSink({ ch, sql: pg.sql, registry, metrics, log: log.child({ stage: "sink" }) });
+const sink = createFactSink({ ch, sql: pg.sql, registry, metrics, log: log.child({ stage: "sink" }), parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
 const kafka = kafkaClient([...kafkaConfig.brokers], "pipelines");
 await ensureTopics(kafka, { ...kafkaConfig, topics: [kafkaConfig.topic] });
 const consumer = await startTransactionConsumer({ kafka, topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, sink, log: log.child({ stage: "consumer" }), stats });

@@ -14,9 +14,13 @@ export type PipelineMetrics = {
   duplicates: number;
   parked: number;
   unparked: number;
+  /** parked facts dropped: their pool or coin is not the platform's, or they waited past the limit */
+  parkedExpired: number;
   dropped: number;
   unknownDiscriminators: number;
   batches: number;
+  /** transactions the sink set aside because they failed on their own (dead letters) */
+  deadLettered: number;
   /** time spent in sink writes, ms */
   writeMs: number;
   /** time spent in each step of the sink's writes, ms */
@@ -34,7 +38,7 @@ export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
 
 export function createMetrics(registry = new Registry()): PipelineMetrics {
   const m: PipelineMetrics = {
-    transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, dropped: 0, unknownDiscriminators: 0, batches: 0, writeMs: 0, stepMs: {},
+    transactions: {}, facts: {}, duplicates: 0, parked: 0, unparked: 0, parkedExpired: 0, dropped: 0, unknownDiscriminators: 0, batches: 0, deadLettered: 0, writeMs: 0, stepMs: {},
     registry,
     sinkWriteSeconds: new Histogram({ name: "acp_sink_write_duration_seconds", help: "Duration of sink writes (one group of batches)", buckets: LATENCY_BUCKETS, registers: [registry] }),
     consumerBatchSeconds: new Histogram({ name: "acp_consumer_batch_duration_seconds", help: "Duration of Kafka batches, fetched to committed", buckets: LATENCY_BUCKETS, registers: [registry] }),
@@ -44,9 +48,11 @@ export function createMetrics(registry = new Registry()): PipelineMetrics {
   counterOf(registry, "acp_duplicate_rows_total", "Rows skipped because their key was already stored", [], () => [[{}, m.duplicates]]);
   counterOf(registry, "acp_parked_facts_total", "Facts parked until their pool or coin is known", [], () => [[{}, m.parked]]);
   counterOf(registry, "acp_unparked_facts_total", "Parked facts replayed", [], () => [[{}, m.unparked]]);
+  counterOf(registry, "acp_parked_facts_expired_total", "Parked facts dropped: their pool or coin is not the platform's, or they waited too long", [], () => [[{}, m.parkedExpired]]);
   counterOf(registry, "acp_dropped_facts_total", "Facts of pools that are not the platform's", [], () => [[{}, m.dropped]]);
   counterOf(registry, "acp_unknown_discriminators_total", "Instructions or events with a discriminator no IDL knows", [], () => [[{}, m.unknownDiscriminators]]);
   counterOf(registry, "acp_batches_total", "Batches written", [], () => [[{}, m.batches]]);
+  counterOf(registry, "acp_sink_dead_letters_total", "Transactions the sink set aside because they failed on their own", [], () => [[{}, m.deadLettered]]);
   counterOf(registry, "acp_sink_write_seconds_total", "Time spent writing batches", [], () => [[{}, Math.round(m.writeMs) / 1000]]);
   counterOf(registry, "acp_sink_step_seconds_total", "Time spent in each step of batch writes", ["step"], () => Object.entries(m.stepMs).map(([s, v]) => [{ step: s }, Math.round(v) / 1000]));
   return m;

@@ -1,28 +1,55 @@
 /**
- * Pure step: accepted platform facts → ClickHouse rows, one array per table.
+ * Pure step: accepted platform facts → ClickHouse rows, one typed array per table
+ * (the columns of sql/clickhouse/).
  */
-import type { Fact, PoolCreated } from "../ingest/contract/facts";
+import type { Fact, PoolCreated, Venue } from "../ingest/contract/facts";
+import type { TxEnvelope } from "../ingest/contract/envelope";
 import type { PlatformConfig } from "../ingest/contract/configs";
 import { priceFromSqrt } from "../ingest/contract/market-math";
 
-export type Rows = {
-  trades: Record<string, unknown>[];
-  pool_events: Record<string, unknown>[];
-  fee_claims: Record<string, unknown>[];
-  burns: Record<string, unknown>[];
-  activity: Record<string, unknown>[];
+/** The key columns of a fact row: (signature, ix, inner) is the fact's key. */
+export type FactRowKey = { signature: string; ix: number; inner: number; slot: number; at: number };
+
+export type TradeRow = FactRowKey & {
+  mint: string; venue: Venue; pool: string; config: string; quote_mint: string; side: "buy" | "sell"; trader: string;
+  amount_quote: bigint; amount_base: bigint; sqrt_price: bigint; quote_reserve: bigint; migration_threshold: bigint;
+  trading_fee: bigint; protocol_fee: bigint; referral_fee: bigint; base_decimals: number; price_sol: number;
 };
+export type PoolEventRow = FactRowKey & {
+  mint: string; kind: "pool_created" | "curve_complete" | "migration"; pool: string; config: string; quote_mint: string;
+  creator: string; damm_pool: string; name: string; symbol: string; uri: string; base_reserve: bigint | 0; quote_reserve: bigint | 0; sqrt_price: bigint | 0;
+};
+export type FeeClaimRow = FactRowKey & {
+  mint: string; kind: "trading_fee" | "surplus"; venue: Venue; role: string; pool: string; claimer: string; base_amount: bigint; quote_amount: bigint;
+};
+export type BurnRow = FactRowKey & { mint: string; account: string; authority: string; amount: bigint; program: string };
+/** Keyed by `id`; it has no fact key columns. */
+export type ActivityRow = { mint: string; at: number; id: string; kind: string; text: string; body: string | null; data: string; links: string };
+/** The `transactions` ledger: one row per transaction the sink stored. */
+export type TransactionRow = {
+  signature: string; slot: number; block_time: number; received_at: number; source: TxEnvelope["source"]; status: TxEnvelope["status"];
+  fact_count: number; unknown_count: number; error_count: number; detail: string; payload: string;
+};
+
+export type Rows = {
+  trades: TradeRow[];
+  pool_events: PoolEventRow[];
+  fee_claims: FeeClaimRow[];
+  burns: BurnRow[];
+  activity: ActivityRow[];
+};
+export type FactRow = Rows[FactTable][number];
 
 export const FACT_TABLES = ["trades", "pool_events", "fee_claims", "burns", "activity"] as const;
 export type FactTable = (typeof FACT_TABLES)[number];
 
-const keyCols = (f: Fact) => ({ signature: f.signature, ix: f.ix, inner: f.inner, slot: f.slot, at: f.blockTime });
+const keyCols = (f: Fact): FactRowKey => ({ signature: f.signature, ix: f.ix, inner: f.inner, slot: f.slot, at: f.blockTime });
 
 export function emptyRows(): Rows {
   return { trades: [], pool_events: [], fee_claims: [], burns: [], activity: [] };
 }
 
-export function launchActivity(f: PoolCreated): Record<string, unknown> {
+export function launchActivity(f: PoolCreated): ActivityRow {
   return {
     mint: f.mint,
     at: f.blockTime * 1000,
@@ -102,4 +129,20 @@ export function toRows(facts: readonly Fact[], configOf: (f: Fact) => PlatformCo
     }
   }
   return rows;
+}
+
+export function transactionRow(e: TxEnvelope): TransactionRow {
+  return {
+    signature: e.signature,
+    slot: e.slot,
+    block_time: e.blockTime,
+    received_at: e.receivedAt,
+    source: e.source,
+    status: e.status,
+    fact_count: e.facts.length,
+    unknown_count: e.unknownCount,
+    error_count: e.errorCount,
+    detail: e.detail,
+    payload: e.payload,
+  };
 }

@@ -8,19 +8,29 @@ import { toEnvelopes } from "../ingest/helius/handle";
 import { PoolRegistry } from "./platform/registry";
 import { createMetrics } from "./metrics";
 import { createFactSink } from "./sink";
-import { claimed } from "./claims";
+import { markedInFlight } from "./in-flight";
 
 const SEED = 23;
 
-/** A ClickHouse whose insert into `table` fails `times` times: a write that dies half-way. */
-function failingInsert(ch: ClickHouse, table: string, times: number): ClickHouse {
-  let left = times;
+/**
+ * A ClickHouse whose insert into `table` fails while `failing()` says so, and which
+ * answers no query once it has (the server is gone; the inserts already sent finish):
+ * a write that dies half-way.
+ */
+function failingInsert(ch: ClickHouse, table: string, failing: () => boolean = () => true): ClickHouse {
+  let broke = false;
+  const gone = () => {
+    if (broke && failing()) throw new Error("injected: connection lost");
+  };
   return {
     ...ch,
-    query: ch.query.bind(ch),
+    query: (async (sql: string, params?: Record<string, unknown>) => (gone(), ch.query(sql, params))) as ClickHouse["query"],
     command: ch.command.bind(ch),
     async insert(t, rows) {
-      if (t === table && left-- > 0) throw new Error(`injected failure inserting into ${t}`);
+      if (t === table && failing()) {
+        broke = true;
+        throw new Error(`injected failure inserting into ${t}`);
+      }
       return ch.insert(t, rows);
     },
   };
@@ -52,13 +62,13 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
 
     // The first attempt stores every fact table, but recording the transactions fails.
-    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "transactions", 1) });
+    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "transactions") });
     await expect(broken.write(envelopes)).rejects.toThrow(/injected failure/);
     const afterCrash = await counts(engines.ch, mints);
     expect(afterCrash[0]).toMatchObject({ trades: String(expectedTrades) });
 
     // A second attempt stores everything but the fee claims.
-    const brokenAgain = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims", 1) });
+    const brokenAgain = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims") });
     await expect(brokenAgain.write(envelopes.slice().reverse())).rejects.toThrow(/injected failure/);
 
     // Redelivery, shuffled and with duplicates, completes without double counting.
@@ -68,7 +78,7 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     expect(final).toEqual(afterCrash);
     expect(final[0]).toMatchObject({ trades: String(expectedTrades), candle_trades: String(expectedTrades), market_trades: String(expectedTrades) });
     await sink.settled();
-    expect(await claimed(engines.sql, envelopes.map((e) => e.signature))).toEqual(new Set());
+    expect(await markedInFlight(engines.sql, envelopes.map((e) => e.signature))).toEqual(new Set());
 
     // And once recorded, another delivery changes nothing.
     await sink.write(envelopes);
@@ -86,7 +96,7 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     expect(expectedClaims).toBeGreaterThan(0);
     const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
 
-    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims", 1) });
+    const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims") });
     await expect(broken.write(envelopes)).rejects.toThrow(/injected failure/);
     const ledger = async () =>
       Number((await engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM transactions FINAL WHERE signature IN {s:Array(String)}", { s: envelopes.map((e) => e.signature) }))[0]!.n);
@@ -100,7 +110,7 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     expect(await ledger()).toBe(envelopes.length);
   });
 
-  test("a batch that won its claims before another write failed on the same transactions is checked in full", async () => {
+  test("a batch that marked its transactions in flight before another write failed on the same transactions is checked in full", async () => {
     const engines = await testEngines();
     const configs = fixtureSimConfigs(SEED + 2);
     const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
@@ -112,25 +122,37 @@ describe("sink: a write that dies half-way, then redelivery", () => {
       trades: String(facts.filter((f) => f.kind === "trade").length),
       claims: String(facts.filter((f) => f.kind === "fee_claim" || f.kind === "surplus_withdrawal").length),
     };
-    // The first claim's answer arrives late: its batch is queued behind a later one.
-    let delayed = false;
-    const slowFirstClaim = new Proxy(engines.sql, {
+    // The first marking's answer is held back until the second write has failed: its batch
+    // is queued behind a later one.
+    let held = false;
+    let marked!: () => void;
+    const firstMarked = new Promise<void>((r) => (marked = r));
+    let letGo!: () => void;
+    const released = new Promise<void>((r) => (letGo = r));
+    const slowFirstMarking = new Proxy(engines.sql, {
       apply(target, self, args: unknown[]) {
         const query = Reflect.apply(target, self, args) as Promise<unknown>;
         const text = Array.isArray(args[0]) ? (args[0] as string[]).join("?") : "";
-        if (delayed || !text.includes("INSERT INTO sink_claims")) return query;
-        delayed = true;
-        return query.then(async (rows) => (await Bun.sleep(1500), rows));
+        if (held || !text.includes("INSERT INTO sink_in_flight")) return query;
+        held = true;
+        return query.then(async (rows) => {
+          marked();
+          await released;
+          return rows;
+        });
       },
     });
-    const sink = createFactSink({ sql: slowFirstClaim, registry, metrics: createMetrics(), log: createLogger("error"), ch: failingInsert(engines.ch, "fee_claims", 1) });
+    let secondFailed = false;
+    const sink = createFactSink({ sql: slowFirstMarking, registry, metrics: createMetrics(), log: createLogger("error"), ch: failingInsert(engines.ch, "fee_claims", () => !secondFailed) });
 
-    const first = sink.write(envelopes); // claims every signature, answer held back
-    await Bun.sleep(200);
-    // The same transactions again: every claim is taken, so all are checked; the write stores
+    const first = sink.write(envelopes); // marks every signature, answer held back
+    await firstMarked;
+    // The same transactions again: every mark is there, so all are checked; the write stores
     // the trades and the ledger rows, then fails on the fee claims.
     await expect(sink.write(envelopes)).rejects.toThrow(/injected failure/);
-    // The first batch holds the claims, but a write failed since it claimed them: it must not
+    secondFailed = true;
+    letGo();
+    // The first batch holds the marks, but a write failed since it made them: it must not
     // take the ledger rows for "stored" (the fee claims are missing), nor insert trades again.
     await first;
     expect((await counts(engines.ch, mints))[0]).toMatchObject({ trades: expected.trades, market_trades: expected.trades, claims: expected.claims });

@@ -11,13 +11,39 @@ import type { TxEnvelope } from "../ingest/contract/envelope";
 import type { PoolRegistry } from "./platform/registry";
 import type { PipelineMetrics } from "./metrics";
 import { writeBatch } from "./sink-write";
-import { claim } from "./claims";
+import { markInFlight } from "./in-flight";
+import { bisectFailures } from "./isolate";
+import { expireParkedOlderThan } from "./parked";
+import { rejectionReason, storeDeadLetters, type RejectedEnvelope } from "./dead-letters";
 
-export type SinkDeps = { ch: ClickHouse; sql: Sql; registry: PoolRegistry; metrics: PipelineMetrics; log: Logger };
-export type WriteResult = { stored: number; duplicates: number; parked: number; dropped: number };
+export type SinkDeps = {
+  ch: ClickHouse;
+  sql: Sql;
+  registry: PoolRegistry;
+  metrics: PipelineMetrics;
+  log: Logger;
+  /** parked facts older than this are dropped (PARKED_FACTS_MAX_AGE_HOURS); default 7 days */
+  parkedMaxAgeMs?: number;
+};
+export type WriteCounts = { stored: number; duplicates: number; parked: number; dropped: number };
+/** `rejected`: the caller's transactions set aside because they failed on their own (see FactSink.write). */
+export type WriteResult = WriteCounts & { rejected: RejectedEnvelope[] };
+
+export type WriteOptions = {
+  /**
+   * The caller keeps what is rejected (the Kafka consumer sends it to the dead-letter
+   * topic). Otherwise the sink stores it in Postgres `sink_dead_letters` before resolving.
+   */
+  keepRejected?: boolean;
+};
 
 export type FactSink = {
-  write(batch: TxEnvelope[]): Promise<WriteResult>;
+  /**
+   * Resolves once the batch is stored. When the write fails, the transactions that fail on
+   * their own while the rest is stored are set aside (`rejected`), so one bad transaction
+   * never blocks the others; when nothing can be stored (an engine down) it rejects.
+   */
+  write(batch: TxEnvelope[], options?: WriteOptions): Promise<WriteResult>;
   /** resolves once the background steps of finished writes (removing in-flight marks) are done */
   settled(): Promise<void>;
 };
@@ -30,29 +56,55 @@ export class SinkOverloaded extends Error {}
  * promise settles when its rows are durable. Under load this turns many small
  * webhook calls into few large inserts, which is what ClickHouse wants.
  *
- * Each batch claims its signatures in Postgres (`sink_claims`, claims.ts) as it arrives,
- * side by side with other callers and with the write in progress, so the claim
- * costs the serial write nothing. A signature whose claim was already there is
- * "unclaimed": its facts are checked table by table before they are inserted.
+ * Each batch marks its signatures in flight in Postgres (`sink_in_flight`, in-flight.ts)
+ * as it arrives, side by side with other callers and with the write in progress, so the
+ * mark costs the serial write nothing. A signature whose mark was already there is
+ * "already in flight": its facts are checked table by table before they are inserted.
  *
  * `maxEnvelopesPerWrite` bounds one write (and so the latency of the calls in it);
  * past `maxQueued` waiting envelopes new batches are refused at once (the webhook
  * answers 503 and Helius retries) instead of waiting past Helius's deadline.
  */
 export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, maxQueued = 50_000): FactSink {
-  type Waiting = { batch: TxEnvelope[]; unclaimed: string[]; claimedAt: number; resolve: (r: WriteResult) => void; reject: (e: unknown) => void };
+  type Waiting = {
+    batch: TxEnvelope[];
+    keepRejected: boolean;
+    alreadyInFlight: string[];
+    markedAt: number;
+    resolve: (r: WriteResult) => void;
+    reject: (e: unknown) => void;
+  };
   const waiting: Waiting[] = [];
   const background = new Set<Promise<void>>();
   let queued = 0;
   let running = false;
-  // Claims are made in arrival order, writes in queue order. When a write fails, a batch
-  // claimed before that may hold signatures the failed write half-stored (both carried the
-  // same transaction, the failed one lost the claim): such a batch is checked in full.
+  // Marks are made in arrival order, writes in queue order. When a write fails, a batch
+  // marked before that may hold signatures the failed write half-stored (both carried the
+  // same transaction, the failed one found them marked): such a batch is checked in full.
   let failedWrites = 0;
 
   const track = (work: Promise<void>) => {
     background.add(work);
     void work.finally(() => background.delete(work));
+  };
+
+  // Facts that wait for a pool or coin that never appears are dropped once they are older
+  // than the limit, checked at most every tenth of it (and at most every ten minutes).
+  const parkedMaxAgeMs = deps.parkedMaxAgeMs ?? 7 * 86_400_000;
+  let lastExpiry = -Infinity;
+  const expireOldParked = () => {
+    const now = Date.now();
+    if (now - lastExpiry < Math.min(parkedMaxAgeMs / 10, 600_000)) return;
+    lastExpiry = now;
+    track(
+      expireParkedOlderThan(deps.sql, parkedMaxAgeMs).then(
+        (count) => {
+          deps.metrics.parkedExpired += count;
+          if (count) deps.log.info("parked facts expired: their pool or coin never appeared", { count, maxAgeHours: parkedMaxAgeMs / 3_600_000 });
+        },
+        (err: unknown) => deps.log.warn("could not expire old parked facts; retried after the next write", { error: String(err) }),
+      ),
+    );
   };
 
   async function drain() {
@@ -68,11 +120,12 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
       }
       try {
         const started = performance.now();
-        const unclaimed = new Set(group.flatMap((w) => (w.claimedAt < failedWrites ? w.batch.map((e) => e.signature) : w.unclaimed)));
-        const result = await writeBatch(deps, group.flatMap((w) => w.batch), unclaimed, track);
+        const { counts, failing } = await writeGroup(group);
         deps.metrics.writeMs += performance.now() - started;
         deps.metrics.sinkWriteSeconds.observe((performance.now() - started) / 1000);
-        for (const w of group) w.resolve(result);
+        const rejected = failing.size ? await setAside(group, failing) : null;
+        for (const w of group) w.resolve({ ...counts, rejected: rejected?.get(w) ?? [] });
+        expireOldParked();
       } catch (err) {
         failedWrites++;
         for (const w of group) w.reject(err);
@@ -81,21 +134,72 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
     running = false;
   }
 
+  /** One write of the group; when it fails, the transactions that fail on their own are found (isolate.ts). */
+  async function writeGroup(group: Waiting[]): Promise<{ counts: WriteCounts; failing: Map<string, string> }> {
+    const envelopes = group.flatMap((w) => w.batch);
+    const alreadyInFlight = new Set(group.flatMap((w) => (w.markedAt < failedWrites ? w.batch.map((e) => e.signature) : w.alreadyInFlight)));
+    try {
+      return { counts: await writeBatch(deps, envelopes, alreadyInFlight, track), failing: new Map() };
+    } catch (err) {
+      failedWrites++;
+      if (!(await enginesAnswer())) throw err;
+      // the failed write may have stored part of any of its transactions: all are checked
+      const everything = new Set(envelopes.map((e) => e.signature));
+      const { written, failing } = await bisectFailures(envelopes, err, (part) => writeBatch(deps, part, everything, track));
+      // Nothing could be stored, or the engines no longer answer: not one transaction's
+      // fault (an engine down, say). The whole write fails and is delivered again.
+      if (written.length === 0 || !(await enginesAnswer())) throw err;
+      const counts = { stored: 0, duplicates: 0, parked: 0, dropped: 0 };
+      for (const c of written) for (const k of Object.keys(counts) as (keyof WriteCounts)[]) counts[k] += c[k];
+      return { counts, failing: new Map(failing.map((f) => [f.signature, rejectionReason(f.error)])) };
+    }
+  }
+
+  async function enginesAnswer(): Promise<boolean> {
+    return Promise.all([deps.sql`SELECT 1`, deps.ch.query("SELECT 1")]).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /**
+   * Sets aside the transactions that failed on their own: logged, counted, and stored in
+   * `sink_dead_letters` unless their caller keeps them. Their in-flight marks stay, so a
+   * replay is checked table by table. Returns each caller's share.
+   */
+  async function setAside(group: Waiting[], failing: Map<string, string>): Promise<Map<Waiting, RejectedEnvelope[]>> {
+    const byCaller = new Map<Waiting, RejectedEnvelope[]>();
+    const toStore = new Map<string, RejectedEnvelope>();
+    for (const w of group) {
+      const mine = new Map<string, RejectedEnvelope>();
+      for (const envelope of w.batch) {
+        const reason = failing.get(envelope.signature);
+        if (reason !== undefined && !mine.has(envelope.signature)) mine.set(envelope.signature, { envelope, reason });
+      }
+      byCaller.set(w, [...mine.values()]);
+      if (!w.keepRejected) for (const [sig, r] of mine) toStore.set(sig, r);
+    }
+    await storeDeadLetters(deps.sql, [...toStore.values()]);
+    for (const [signature, reason] of failing) deps.log.warn("transaction set aside: it fails on its own while the rest of its write is stored", { signature, reason });
+    deps.metrics.deadLettered += failing.size;
+    return byCaller;
+  }
+
   return {
-    async write(batch) {
-      if (batch.length === 0) return { stored: 0, duplicates: 0, parked: 0, dropped: 0 };
+    async write(batch, options = {}) {
+      if (batch.length === 0) return { stored: 0, duplicates: 0, parked: 0, dropped: 0, rejected: [] };
       if (queued + batch.length > maxQueued && queued > 0) throw new SinkOverloaded(`${queued} transactions are waiting to be stored`);
       queued += batch.length;
-      const claimedAt = failedWrites;
-      let unclaimed: string[];
+      const markedAt = failedWrites;
+      let alreadyInFlight: string[];
       try {
-        unclaimed = await claim(deps.sql, [...new Set(batch.map((e) => e.signature))]);
+        alreadyInFlight = await markInFlight(deps.sql, [...new Set(batch.map((e) => e.signature))]);
       } catch (err) {
         queued -= batch.length;
         throw err;
       }
       return new Promise<WriteResult>((resolve, reject) => {
-        waiting.push({ batch, unclaimed, claimedAt, resolve, reject });
+        waiting.push({ batch, keepRejected: options.keepRejected ?? false, alreadyInFlight, markedAt, resolve, reject });
         if (!running) void drain();
       });
     },

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import type { PoolCreated } from "../contract/facts";
 import { decodeTransaction } from "./index";
 import { fixtureTx } from "./testing";
+import { DBC } from "./program-coder";
 
 test("pool creation (raw webhook): EvtInitializePool + initialize_virtual_pool_with_spl_token args", async () => {
   const d = decodeTransaction(await fixtureTx("dbc-create-pool.raw.json"));
@@ -38,4 +39,16 @@ test("an EvtInitializePool under some other instruction is an error", async () =
   expect(d.errors).toEqual([
     { ix: 0, inner: 14, message: "EvtInitializePool: emitted by unexpected instruction swap" },
   ]);
+});
+
+test("a NUL in the coin's name, symbol or URI is removed (Postgres text cannot hold it)", async () => {
+  const tx = await fixtureTx("dbc-create-pool.raw.json");
+  const outer = tx.instructions[0]!;
+  // the recorded creation, its arguments rewritten as a creator could have written them
+  const decoded = DBC.coder.instruction.decode(Buffer.from(outer.data)) as { name: string; data: { params: Record<string, unknown> } };
+  const params = { ...decoded.data.params, name: "Fuck Around\u0000 Find Out", symbol: "FA\u0000FO\u0000", uri: "\u0000https://example.org/x.json" };
+  outer.data = new Uint8Array(DBC.coder.instruction.encode(decoded.name, { params }));
+  const d = decodeTransaction(tx);
+  expect(d.errors).toEqual([]);
+  expect(d.facts).toMatchObject([{ kind: "pool_created", name: "Fuck Around Find Out", symbol: "FAFO", uri: "https://example.org/x.json" }]);
 });

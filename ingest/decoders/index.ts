@@ -9,6 +9,7 @@ import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { DAMM_V2, DBC, type IxInfo, type ProgramCoder } from "./program-coder";
 import { errorMessage, type EventDecoder, type InstructionDecoder, type Parent, type Site, type TxState } from "./site";
 import { burnFromInstruction } from "./spl-burn";
+import { withoutNul } from "./chain-text";
 import { poolCreatedDecoders } from "./dbc-pool-created";
 import { dbcSwapDecoders, settleLegacySwaps } from "./dbc-swap";
 import { curveCompleteDecoders } from "./dbc-curve-complete";
@@ -139,5 +140,6 @@ export function decodeTransaction(tx: ChainTransaction): DecodedTransaction {
     // decoders report through `errors`; this only guards the batch against a bug here
     out.errors.push({ ix: walker.ix, inner: -1, message: `decoder bug: ${errorMessage(e)}` });
   }
+  for (const f of out.facts) withoutNul(f);
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * The pipelines' Kafka consumer: each fetched batch (one partition) becomes one
  * sink write (one insert per table), and only then are its offsets committed.
- * A message that cannot be decoded goes to the topic's dead-letter twin with the
+ * A message that cannot be decoded, or whose transaction the sink set aside (it fails
+ * on its own while the rest is stored), goes to the topic's dead-letter twin with the
  * original key and value and headers saying why, where and when; if that write
  * fails, nothing is committed. A failing sink write throws, so the batch is
  * delivered again from the last committed offset: never log-and-ack.
@@ -15,18 +16,20 @@ import { createRecoveringProducer, KafkaUnavailable } from "./producer";
 
 export type DeadLetter = { message: KafkaMessage; reason: string; step: string };
 
-/** Pure step: messages → envelopes to store, and dead letters. */
-export function splitBatch(messages: KafkaMessage[]): { envelopes: TxEnvelope[]; dead: DeadLetter[] } {
+/** Pure step: messages → envelopes to store (`from`: the message of each), and dead letters. */
+export function splitBatch(messages: KafkaMessage[]): { envelopes: TxEnvelope[]; from: KafkaMessage[]; dead: DeadLetter[] } {
   const envelopes: TxEnvelope[] = [];
+  const from: KafkaMessage[] = [];
   const dead: DeadLetter[] = [];
   for (const message of messages) {
     try {
       envelopes.push(decodeEnvelope(message.value));
+      from.push(message);
     } catch (err) {
       dead.push({ message, reason: (err as Error).message.slice(0, 500), step: "decode-envelope" });
     }
   }
-  return { envelopes, dead };
+  return { envelopes, from, dead };
 }
 
 /**
@@ -78,7 +81,16 @@ export async function startTransactionConsumer(deps: {
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
       const timer = stats.batchSeconds?.startTimer();
-      const { envelopes, dead } = splitBatch(batch.messages);
+      const { envelopes, from, dead } = splitBatch(batch.messages);
+      await heartbeat();
+      // throws on failure: the batch is delivered again. A transaction that fails on its own
+      // while the rest is stored comes back rejected: it goes to the dead-letter topic too.
+      const { rejected } = await sink.write(envelopes, { keepRejected: true });
+      const rejectedReason = new Map(rejected.map((r) => [r.envelope.signature, r.reason]));
+      envelopes.forEach((e, i) => {
+        const reason = rejectedReason.get(e.signature);
+        if (reason !== undefined) dead.push({ message: from[i]!, reason, step: "sink-write" });
+      });
       if (dead.length) {
         await producer.send({
           topic: dlqTopic(batch.topic),
@@ -98,8 +110,6 @@ export async function startTransactionConsumer(deps: {
         stats.deadLetters += dead.length;
         for (const d of dead) log.warn("message sent to dead-letter topic", { topic: batch.topic, partition: batch.partition, offset: d.message.offset, reason: d.reason });
       }
-      await heartbeat();
-      await sink.write(envelopes); // throws on failure: the batch is delivered again
       await heartbeat();
       // The whole fetched run is done, so the resolved offsets are gap-free.
       const last = batch.messages[batch.messages.length - 1]!.offset;

@@ -1,25 +1,25 @@
 /**
- * What an in-flight claim costs Postgres: 120,000 signatures claimed 100 at a time
- * (30 webhook calls side by side) and released 3,000 at a time, as the sink does,
- * keyed by the signature text (the old `sink_inflight`) and by the 64-bit claim key
- * (`sink_claims`, pipelines/claims.ts). Reports Postgres CPU per signature.
- * Run: `bun run bench/claims-profile.ts`.
+ * What an in-flight mark costs Postgres: 120,000 signatures marked 100 at a time
+ * (30 webhook calls side by side) and cleared 3,000 at a time, as the sink does,
+ * keyed by the signature text (the old `sink_inflight`) and by the 64-bit mark key
+ * (`sink_in_flight`, pipelines/in-flight.ts). Reports Postgres CPU per signature.
+ * Run: `bun run bench/in-flight-profile.ts`.
  */
 import { randomBytes } from "node:crypto";
 import bs58 from "bs58";
 import { freshEngines } from "../infra/testing/engines";
-import { claimKey } from "../pipelines/claims";
+import { markKey } from "../pipelines/in-flight";
 import { processCpu } from "./thread-cpu";
 
 const SIGNATURES = 120_000;
-const engines = await freshEngines("acp-claims", 40);
+const engines = await freshEngines("acp-in-flight", 40);
 const sql = engines.sql;
-await sql`CREATE TABLE claims_by_text (key text PRIMARY KEY, since timestamptz NOT NULL DEFAULT now())`;
-await sql`CREATE TABLE claims_by_number (key bigint PRIMARY KEY, since timestamptz NOT NULL DEFAULT now())`;
+await sql`CREATE TABLE marks_by_text (key text PRIMARY KEY, since timestamptz NOT NULL DEFAULT now())`;
+await sql`CREATE TABLE marks_by_number (key bigint PRIMARY KEY, since timestamptz NOT NULL DEFAULT now())`;
 const signatures = Array.from({ length: SIGNATURES }, () => bs58.encode(randomBytes(64)));
 const variants = [
-  { name: "signature text", table: "claims_by_text", type: "text", keys: signatures },
-  { name: "64-bit claim key", table: "claims_by_number", type: "bigint", keys: signatures.map(claimKey) },
+  { name: "signature text", table: "marks_by_text", type: "text", keys: signatures },
+  { name: "64-bit mark key", table: "marks_by_number", type: "bigint", keys: signatures.map(markKey) },
 ];
 for (const round of [1, 2])
   for (const v of variants) {

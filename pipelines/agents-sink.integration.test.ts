@@ -1,0 +1,25 @@
+import { expect, test } from "bun:test";
+import { testEngines } from "../infra/testing/engines";
+import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
+import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
+import { toEnvelopes } from "../ingest/helius/handle";
+import type { PoolCreated } from "../ingest/contract/facts";
+import { mirrorDirectory, refreshDirectory, upsertAgentsForPools } from "./agents-sink";
+
+test("a directory row mirrored late (another process, an older snapshot) never replaces a newer one", async () => {
+  const { sql, ch } = await testEngines();
+  const SEED = 83;
+  const configs = simulatedConfigRegistry(fixtureSimConfigs(SEED));
+  const pool = toEnvelopes(createSimulator({ seed: SEED, configs: fixtureSimConfigs(SEED), pools: 1 }).next(1), "simulator")[0]!.facts.find(
+    (f): f is PoolCreated => f.kind === "pool_created",
+  )!;
+  // process A creates the agent and keeps its row to mirror it
+  const [older] = await upsertAgentsForPools(sql, [pool]);
+  // process B changes the agent and mirrors the newer row first
+  await sql`UPDATE agents SET hidden = true WHERE mint = ${pool.mint}`;
+  await refreshDirectory(sql, ch, configs, [pool.mint]);
+  // then A's mirror lands
+  await mirrorDirectory(ch, configs, [older!]);
+  const [row] = await ch.query<{ hidden: number }>("SELECT argMax(hidden, version) AS hidden FROM agent_directory WHERE mint = {m:String}", { m: pool.mint });
+  expect(Number(row!.hidden)).toBe(1);
+});
