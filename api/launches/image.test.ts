@@ -3,6 +3,7 @@
  * and real files in all four formats (built by testdata/images.ts).
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { until } from "../../infra/testing/wait";
 import { fetchLaunchImage, IMAGE_MAX_BYTES } from "./image";
 import { ApiError } from "../errors";
 import { gif, jpeg, png, webp } from "./testdata/images";
@@ -107,11 +108,11 @@ describe("launch image", () => {
   test("IMAGE_TOO_LARGE: over 5 MB, reading stops at the limit", async () => {
     const declared = await failure(`${base}/5mb-plus-1`);
     expect(declared.code).toBe("IMAGE_TOO_LARGE");
-    expect(declared.message).toContain("5242881 bytes (content-length), over the 5242880-byte limit");
+    expect(declared.message).toContain("over the 5 MB limit");
 
     const endless = await failure(`${base}/endless`);
-    expect(endless).toEqual({ code: "IMAGE_TOO_LARGE", message: expect.stringContaining("more than 5242880 bytes; reading stopped there") });
-    await Bun.sleep(200);
+    expect(endless).toEqual({ code: "IMAGE_TOO_LARGE", message: declared.message });
+    await until("the test double to see the client hang up", async () => streamed.cancelled || undefined, 5000);
     const servedAtStop = streamed.bytes;
     expect(streamed.cancelled).toBe(true); // the test double saw the client hang up
     expect(servedAtStop).toBeLessThan(32 * 1024 * 1024); // the limit plus what sat in server and socket buffers
@@ -133,11 +134,12 @@ describe("launch image", () => {
 
   test("IMAGE_UNREACHABLE: 404, closed port, timeout, unknown host", async () => {
     const missing = await failure(`${base}/nothing-here.png`);
-    expect(missing).toEqual({ code: "IMAGE_UNREACHABLE", message: expect.stringContaining("404") });
+    expect(missing.code).toBe("IMAGE_UNREACHABLE");
     const closed = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
     const closedPort = closed.port;
     closed.stop(true);
-    expect((await failure(`http://127.0.0.1:${closedPort}/a.png`)).code).toBe("IMAGE_UNREACHABLE");
+    // a 404 and a closed port read the same: the message never tells what answered on the network
+    expect(await failure(`http://127.0.0.1:${closedPort}/a.png`)).toEqual(missing);
     const started = Date.now();
     expect((await failure(`${base}/slow`, true, 300)).code).toBe("IMAGE_UNREACHABLE");
     expect((await failure(`${base}/stalls`, true, 300)).code).toBe("IMAGE_UNREACHABLE");
