@@ -128,6 +128,11 @@ describe("safe fetch", () => {
     expect((await attempt(`http://rebind.test:${server.port}/small`, { allowLoopback: true, resolve })).code).toBe("REFUSED");
   });
 
+  test("when the first checked address does not answer, the next one is tried", async () => {
+    const resolve = async () => ["::1", "127.0.0.1"]; // the double listens on 127.0.0.1 only
+    expect(await attempt(`http://two.test:${server.port}/small`, { allowLoopback: true, resolve })).toEqual({ code: "fetched", message: "hello" });
+  });
+
   test("a name resolving to any non-public address is refused", async () => {
     const resolve = async () => ["93.184.215.14", "::ffff:10.0.0.1"];
     expect((await attempt("https://mixed.test/", { resolve })).code).toBe("REFUSED");

@@ -80,8 +80,8 @@ function isLoopback(ip: string): boolean {
   return (v4 ?? addr).range() === "loopback";
 }
 
-/** Parses and checks a URL; resolves its host once and returns the address to connect to. */
-async function checkUrl(raw: string, opts: SafeFetchOptions): Promise<{ url: URL; address: string }> {
+/** Parses and checks a URL; resolves its host once and returns the addresses to connect to, all checked. */
+async function checkUrl(raw: string, opts: SafeFetchOptions): Promise<{ url: URL; addresses: string[] }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -100,7 +100,7 @@ async function checkUrl(raw: string, opts: SafeFetchOptions): Promise<{ url: URL
   const loopbackOk = (opts.allowLoopback ?? false) && addresses.every(isLoopback);
   if (url.protocol !== "https:" && !loopbackOk) throw new SafeFetchError("REFUSED", `http:// to ${host}`);
   if (!loopbackOk && addresses.some(isNonPublicAddress)) throw new SafeFetchError("REFUSED", `${host} resolves to a non-public address (${addresses.join(", ")})`);
-  return { url, address: addresses[0]! };
+  return { url, addresses };
 }
 
 /** `url` pointed at `address` itself, so the connection cannot go anywhere the check did not see. */
@@ -112,21 +112,30 @@ function pinned(url: URL, address: string): URL {
 
 /** GET with the checks above; resolves to the body bytes and content type. */
 export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<{ bytes: Uint8Array; contentType: string; url: string }> {
-  let { url, address } = await checkUrl(raw, opts);
+  let { url, addresses } = await checkUrl(raw, opts);
   const signal = AbortSignal.timeout(opts.timeoutMs);
   for (let hop = 0; ; hop++) {
     let res: Response;
     const name = url.hostname.replace(/^\[|\]$/g, "");
     // Bun checks the certificate against serverName, so pinning the address keeps TLS verification for the host name.
     const tls = url.protocol === "https:" ? { ...(isIP(name) ? {} : { serverName: name }), ...(opts.trustedCa ? { ca: opts.trustedCa } : {}) } : undefined;
-    try {
-      res = await fetch(pinned(url, address), { redirect: "manual", signal, headers: { accept: "*/*", host: url.host }, tls } as RequestInit);
-    } catch (err) {
-      throw new SafeFetchError("UNREACHABLE", `${url.host} (${address}): ${(err as Error).message}`);
+    const failures: string[] = [];
+    let answered: Response | undefined;
+    // Each checked address in the resolver's order, as a connection to the name would (an IPv6 answer on an IPv4-only network).
+    for (const address of addresses) {
+      try {
+        answered = await fetch(pinned(url, address), { redirect: "manual", signal, headers: { accept: "*/*", host: url.host }, tls } as RequestInit);
+        break;
+      } catch (err) {
+        failures.push(`${address}: ${(err as Error).message}`);
+        if (signal.aborted) break;
+      }
     }
+    if (!answered) throw new SafeFetchError("UNREACHABLE", `${url.host}: ${failures.join("; ")}`);
+    res = answered;
     if (res.status >= 300 && res.status < 400 && res.headers.get("location")) {
       if (hop >= (opts.maxRedirects ?? 3)) throw new SafeFetchError("UNREACHABLE", "too many redirects");
-      ({ url, address } = await checkUrl(new URL(res.headers.get("location")!, url).toString(), opts));
+      ({ url, addresses } = await checkUrl(new URL(res.headers.get("location")!, url).toString(), opts));
       continue;
     }
     if (!res.ok) throw new SafeFetchError("BAD_STATUS", `${url.host} answered ${res.status}`);
