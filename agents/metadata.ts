@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
-import { safeFetch, type SafeFetchOptions } from "../infra/safe-fetch";
+import { safeFetch, SafeFetchError, type SafeFetchOptions } from "../infra/safe-fetch";
 
 const MetadataJson = v.object({
   image: v.optional(v.unknown()),
@@ -58,7 +58,8 @@ export async function refreshCoinMetadata(deps: { sql: Sql; log: Logger; options
               metadata_checked_at = now(), metadata_attempts = metadata_attempts + 1, metadata_error = NULL, updated_at = now()
             WHERE mint = ${mint}`;
         } catch (err) {
-          const message = (err as Error).message.slice(0, 300);
+          // What happened on the network (SafeFetchError.detail) is for the log and this internal column, never for clients.
+          const message = (err instanceof SafeFetchError ? err.detail : (err as Error).message).slice(0, 300);
           deps.log.debug("coin metadata not fetched", { mint, uri: metadata_uri, err: message });
           await deps.sql`
             UPDATE agents SET metadata_checked_at = now(), metadata_attempts = metadata_attempts + 1, metadata_error = ${message}

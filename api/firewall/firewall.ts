@@ -7,6 +7,7 @@
 import * as v from "valibot";
 import { readFileSync } from "node:fs";
 import builtinRules from "./rules.json";
+import { compileLinear, NOT_LETTER_OR_DIGIT, type LinearRegex } from "./linear-regex";
 
 export type FirewallHit = { field: string; ruleId: string; reason: string };
 export type Firewall = { check(fields: { field: string; text: string }[]): FirewallHit | null };
@@ -127,6 +128,15 @@ export function variants(text: string): string[] {
 const ID = /^[a-z0-9][a-z0-9_.-]{1,63}$/;
 const CATEGORY = /^[a-z][a-z0-9_]{1,31}$/;
 const FIELD = /^(\*|[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*(\.\*)?)$/;
+const WORD = /^[a-z0-9_]+$/;
+
+const Source = v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"));
+/** A pattern, or a pattern with a negative lookahead at its end (which RE2 has no syntax for). */
+const PatternSchema = v.union(
+  [Source, v.strictObject({ pattern: Source, not_followed_by: Source })],
+  'must be a regular expression or an object { "pattern", "not_followed_by" }',
+);
+type PatternSpec = v.InferOutput<typeof PatternSchema>;
 
 const RuleSchema = v.pipe(
   v.strictObject({
@@ -134,14 +144,17 @@ const RuleSchema = v.pipe(
     category: v.pipe(v.string("must be a string"), v.regex(CATEGORY, 'must be a lowercase word such as "scam" or "prompt_injection"')),
     pattern: v.optional(
       v.union(
-        [v.pipe(v.string(), v.minLength(1, "must not be empty")), v.pipe(v.array(v.pipe(v.string(), v.minLength(1, "must not be empty"))), v.minLength(1, "must list at least one pattern"))],
-        "must be a regular expression or a non-empty list of them",
+        [PatternSchema, v.pipe(v.array(PatternSchema), v.minLength(1, "must list at least one pattern"))],
+        'must be a regular expression, an object { "pattern", "not_followed_by" }, or a non-empty list of them',
       ),
     ),
     phrases: v.optional(
       v.pipe(v.array(v.pipe(v.string("must be a string"), v.trim(), v.minLength(1, "must not be empty")), "must be an array of strings"), v.minLength(1, "must list at least one phrase")),
     ),
     except: v.optional(v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"))),
+    except_stops_at: v.optional(
+      v.pipe(v.array(v.pipe(v.string("must be a string"), v.regex(WORD, "must be one lowercase word (a-z, 0-9, _)")), "must be an array of words"), v.minLength(1, "must list at least one word")),
+    ),
     fields: v.optional(
       v.pipe(v.array(v.pipe(v.string("must be a string"), v.regex(FIELD, 'must be a field name such as "description", "agent.traits" or "persona.*"')), "must be an array of field names"), v.minLength(1, "must list at least one field (omit it for every field)")),
     ),
@@ -149,6 +162,7 @@ const RuleSchema = v.pipe(
     note: v.optional(v.string("must be a string")),
   }),
   v.check((r) => (r.pattern === undefined) !== (r.phrases === undefined), "needs exactly one of pattern or phrases"),
+  v.check((r) => r.except_stops_at === undefined || r.except !== undefined, "except_stops_at needs an except"),
 );
 export type FirewallRule = v.InferOutput<typeof RuleSchema>;
 
@@ -164,16 +178,27 @@ const RulesFileSchema = v.strictObject({
  * matches "ignore - all", "ignoreall"). Bounded so a long run of punctuation cannot make a rule
  * slow; normalize() shortens repeated punctuation so "ignore !!!!!!!! all" still fits.
  */
-const GAP = "(?:[^\\p{L}\\p{N}]{0,10})";
+const GAP = `(?:${NOT_LETTER_OR_DIGIT}{0,10})`;
 
+/**
+ * Rewrites a rule's pattern for the engine: a space becomes GAP (outside character classes), and
+ * JavaScript's `\uXXXX` / `\u{X}` escapes become RE2's `\x{X}`, so patterns written as JavaScript
+ * regexes keep working where the syntax is shared.
+ */
 function expandSpaces(source: string): string {
   let out = "";
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
     if (c === "\\") {
-      out += c + (source[i + 1] ?? "");
-      i++;
+      const unicode = /^u(?:([0-9A-Fa-f]{4})|\{([0-9A-Fa-f]{1,6})\})/.exec(source.slice(i + 1, i + 10));
+      if (unicode) {
+        out += `\\x{${unicode[1] ?? unicode[2]}}`;
+        i += unicode[0].length;
+      } else {
+        out += c + (source[i + 1] ?? "");
+        i++;
+      }
     } else if (inClass) {
       if (c === "]") inClass = false;
       out += c;
@@ -185,25 +210,30 @@ function expandSpaces(source: string): string {
   return out;
 }
 
+/** Whole-phrase alternatives; a phrase's edges consume the neighbouring non-letter (or the text's edge) since RE2 has no lookbehind. */
 function phraseSource(phrases: string[]): string {
   const alts = phrases.map((p) =>
     expandSpaces(
       normalize(p)
         .replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&")
-        .replace(/^(?=[\p{L}\p{N}])/u, "(?<![\\p{L}\\p{N}])")
-        .replace(/(?<=[\p{L}\p{N}])$/u, "(?![\\p{L}\\p{N}])"),
+        .replace(/^(?=[\p{L}\p{N}])/u, `(?:^|${NOT_LETTER_OR_DIGIT})`)
+        .replace(/(?<=[\p{L}\p{N}])$/u, `(?:${NOT_LETTER_OR_DIGIT}|$)`),
     ),
   );
   return `(?:${alts.join("|")})`;
 }
 
+/** One compiled pattern of a rule: any one matching blocks. */
+type Matcher = { test(text: string): boolean };
+
 type CompiledRule = {
   id: string;
   category: string;
   reason: string;
-  /** any one matching blocks */
-  res: RegExp[];
-  except: RegExp | null;
+  matchers: () => Matcher[];
+  except: LinearRegex | null;
+  /** words upper-cased in the text `except` sees, so its lowercase pattern cannot span them */
+  exceptStops: Set<string> | null;
   appliesTo: (field: string) => boolean;
 };
 
@@ -218,36 +248,84 @@ function fieldMatcher(fields: string[] | undefined): (field: string) => boolean 
   };
 }
 
-function compileRegex(source: string, flags: string, what: string, where: string): RegExp {
+/** Lookarounds and back-references: the JavaScript constructs RE2 leaves out because they cannot run in linear time. */
+const NON_LINEAR = /\(\?<?[=!]|\\[1-9]|\\k</;
+
+function compileRegex(source: string, what: string, where: string): LinearRegex {
   try {
-    return new RegExp(expandSpaces(source), flags);
+    return compileLinear(expandSpaces(source));
   } catch (err) {
-    throw new FirewallRulesError(`${where}: ${what} does not compile: ${(err as Error).message}`);
+    const hint = NON_LINEAR.test(source)
+      ? ' (lookarounds and back-references cannot run in linear time: use { "pattern", "not_followed_by" } or except instead)'
+      : "";
+    throw new FirewallRulesError(`${where}: ${what} does not compile as a linear-time (RE2) regular expression: ${(err as Error).message}${hint}`);
   }
 }
 
-/** One regex for a list of patterns is faster than one call each; kept apart when back-references or group names would clash. */
-function joined(res: RegExp[]): RegExp[] {
-  if (res.some((re) => /\\[1-9]|\\k</.test(re.source))) return res;
-  try {
-    return [new RegExp(res.map((re) => `(?:${re.source})`).join("|"), "u")];
-  } catch {
-    return res;
-  }
+/** Longest text a `not_followed_by` may look at, so that checking it after every match stays linear. */
+const MAX_LOOKAHEAD = 200;
+
+function compilePattern(spec: PatternSpec, what: string, where: string): LinearRegex | Matcher {
+  if (typeof spec === "string") return compileRegex(spec, what, where);
+  const re = compileRegex(spec.pattern, `${what}.pattern`, where);
+  const follow = compileRegex(spec.not_followed_by, `${what}.not_followed_by`, where);
+  if (follow.maxLength === null || follow.maxLength > MAX_LOOKAHEAD)
+    throw new FirewallRulesError(
+      `${where}: ${what}.not_followed_by can match ${follow.maxLength === null ? "unbounded" : follow.maxLength}-character text; bound it (e.g. .{0,30} instead of .*) to at most ${MAX_LOOKAHEAD}`,
+    );
+  return { test: (text) => re.testNotFollowedBy(text, follow) };
+}
+
+/**
+ * One pass over the text for a list of patterns is faster than one each (about 3 times for the
+ * built-in rules); kept apart when the joined pattern does not compile (clashing group names).
+ * Compiled on the rule's first check, not at load: re2js's parser takes about half of the
+ * loading time on the joined patterns, and start-up (and every test platform) waits for loading.
+ */
+function joinedOnFirstUse(matchers: (LinearRegex | Matcher)[]): () => Matcher[] {
+  let joined: Matcher[] | undefined;
+  return () => {
+    if (joined) return joined;
+    const plain = matchers.filter((m): m is LinearRegex => "source" in m);
+    joined = matchers;
+    if (plain.length >= 2)
+      try {
+        joined = [compileLinear(plain.map((re) => `(?:${re.source})`).join("|")), ...matchers.filter((m) => !("source" in m))];
+      } catch {
+        // group names clash: one pass per pattern
+      }
+    return joined;
+  };
 }
 
 function compileRule(rule: FirewallRule, where: string): CompiledRule {
-  let res: RegExp[];
-  if (rule.pattern === undefined) res = [new RegExp(phraseSource(rule.phrases!), "u")];
-  else if (typeof rule.pattern === "string") res = [compileRegex(rule.pattern, "u", "pattern", where)];
-  else res = rule.pattern.map((p, i) => compileRegex(p, "u", `pattern[${i}]`, where));
-  res.forEach((re, i) => {
-    const what = rule.pattern === undefined ? "phrases" : typeof rule.pattern === "string" ? "pattern" : `pattern[${i}]`;
-    if (re.test("")) throw new FirewallRulesError(`${where}: ${what} matches empty text, so every field would be blocked`);
+  let matchers: (LinearRegex | Matcher)[];
+  const specs = rule.pattern === undefined ? [] : Array.isArray(rule.pattern) ? rule.pattern : [rule.pattern];
+  const whatOf = (i: number) => (rule.pattern === undefined ? "phrases" : Array.isArray(rule.pattern) ? `pattern[${i}]` : "pattern");
+  if (rule.pattern === undefined) matchers = [compileLinear(phraseSource(rule.phrases!))];
+  else matchers = specs.map((spec, i) => compilePattern(spec, whatOf(i), where));
+  matchers.forEach((m, i) => {
+    if (m.test("")) throw new FirewallRulesError(`${where}: ${whatOf(i)} matches empty text, so every field would be blocked`);
   });
-  if (res.length > 1) res = joined(res);
-  const except = rule.except !== undefined ? compileRegex(rule.except, "gu", "except", where) : null;
-  return { id: rule.id, category: rule.category, reason: rule.reason, res, except, appliesTo: fieldMatcher(rule.fields) };
+  const except = rule.except !== undefined ? compileRegex(rule.except, "except", where) : null;
+  const exceptStops = rule.except_stops_at ? new Set(rule.except_stops_at) : null;
+  return { id: rule.id, category: rule.category, reason: rule.reason, matchers: joinedOnFirstUse(matchers), except, exceptStops, appliesTo: fieldMatcher(rule.fields) };
+}
+
+const WORD_RUN = /[a-z0-9_]+/g;
+
+/** `form` with the spans of the rule's `except` blanked (each to one space, as before any rule runs). */
+function withoutExcepted(form: string, rule: CompiledRule): string {
+  const seen = rule.exceptStops ? form.replace(WORD_RUN, (w) => (rule.exceptStops!.has(w) ? w.toUpperCase() : w)) : form;
+  const spans = rule.except!.spans(seen);
+  if (spans.length === 0) return form;
+  let out = "";
+  let last = 0;
+  for (const [start, end] of spans) {
+    out += form.slice(last, start) + " ";
+    last = end;
+  }
+  return out + form.slice(last);
 }
 
 /** "rules[3] (id \"scam.x\")" for a valibot issue path such as rules.3.pattern. */
@@ -325,8 +403,8 @@ export function loadFirewall(extraRulesFile?: string | null): Firewall {
         const forms = variants(text);
         for (const rule of rules) {
           for (const form of forms) {
-            const text = rule.except ? form.replace(rule.except, " ") : form;
-            for (const re of rule.res) if (re.test(text)) return { field, ruleId: rule.id, reason: rule.reason };
+            const text = rule.except ? withoutExcepted(form, rule) : form;
+            for (const m of rule.matchers()) if (m.test(text)) return { field, ruleId: rule.id, reason: rule.reason };
           }
         }
       }

@@ -108,10 +108,10 @@ describe("launch image", () => {
   test("IMAGE_TOO_LARGE: over 5 MB, reading stops at the limit", async () => {
     const declared = await failure(`${base}/5mb-plus-1`);
     expect(declared.code).toBe("IMAGE_TOO_LARGE");
-    expect(declared.message).toContain("5242881 bytes (content-length), over the 5242880-byte limit");
+    expect(declared.message).toContain("over the 5 MB limit");
 
     const endless = await failure(`${base}/endless`);
-    expect(endless).toEqual({ code: "IMAGE_TOO_LARGE", message: expect.stringContaining("more than 5242880 bytes; reading stopped there") });
+    expect(endless).toEqual({ code: "IMAGE_TOO_LARGE", message: declared.message });
     await until("the test double to see the client hang up", async () => streamed.cancelled || undefined, 10_000);
     // a cancelled stream is never pulled again: what was served at the hang-up is all that is served
     expect(streamed.bytes).toBeLessThan(32 * 1024 * 1024); // the limit plus what sat in server and socket buffers
@@ -131,13 +131,12 @@ describe("launch image", () => {
 
   test("IMAGE_UNREACHABLE: 404, closed port, timeout, unknown host", async () => {
     const missing = await failure(`${base}/nothing-here.png`);
-    expect(missing).toEqual({ code: "IMAGE_UNREACHABLE", message: expect.stringContaining("404") });
+    expect(missing.code).toBe("IMAGE_UNREACHABLE");
     const closed = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
     const closedPort = closed.port;
     closed.stop(true);
-    const refused = await failure(`http://127.0.0.1:${closedPort}/a.png`);
-    expect(refused.code).toBe("IMAGE_UNREACHABLE");
-    expect(refused.message).not.toMatch(/ECONNREFUSED|Unable to connect|127\.0\.0\.1|:\d{2,5}/i); // the network's own text is not passed on
+    // a 404 and a closed port read the same: the message never tells what answered on the network
+    expect(await failure(`http://127.0.0.1:${closedPort}/a.png`)).toEqual(missing);
     const started = Date.now();
     expect((await failure(`${base}/slow`, true, 300)).code).toBe("IMAGE_UNREACHABLE");
     expect((await failure(`${base}/stalls`, true, 300)).code).toBe("IMAGE_UNREACHABLE");

@@ -55,11 +55,10 @@ export async function fetchLaunchImage(url: string, opts: { allowLoopback: boole
     ({ bytes } = await safeFetch(url, { maxBytes: IMAGE_MAX_BYTES, timeoutMs: opts.timeoutMs ?? 10_000, allowLoopback: opts.allowLoopback }));
   } catch (err) {
     if (!(err instanceof SafeFetchError)) throw err;
-    if (err.code === "REFUSED") throw refused(err.message);
-    if (err.code === "TOO_LARGE") throw new ApiError(400, "IMAGE_TOO_LARGE", `the image is over the 5 MB limit: ${err.message}`);
-    // the host's HTTP status helps the integrator; the network's own error text (addresses, ports, resolver) is not passed on
-    const why = err.code === "BAD_STATUS" ? `: ${err.message}` : " (no connection, a timeout or a broken transfer)";
-    throw new ApiError(400, "IMAGE_UNREACHABLE", `the image could not be downloaded${why}; check that the link is public and retry`);
+    // err.message is the same whatever happened on the network (err.detail is not for clients: it tells which internal ports answer).
+    if (err.code === "REFUSED") throw refused("it is not a public https:// address");
+    if (err.code === "TOO_LARGE") throw new ApiError(400, "IMAGE_TOO_LARGE", "the image is over the 5 MB limit");
+    throw new ApiError(400, "IMAGE_UNREACHABLE", "the image URL could not be fetched; check that it is public and answers");
   }
 
   const ext = sniff(bytes);
