@@ -1,3 +1,4 @@
+import { until } from "../../infra/testing/wait";
 import { describe, expect, test } from "bun:test";
 import { testEngines } from "../../infra/testing/engines";
 import { startRpcTestDouble } from "../../infra/testing/rpc-double";
@@ -61,10 +62,8 @@ describe("reconciliation", () => {
       const listed = () => rpc.calls.filter((c) => c.method === "getSignaturesForAddress").length;
       const start = listed();
       const task = scheduleReconciliation(deps, "* * * * * *");
-      await Bun.sleep(2200);
+      await until("a scheduled run to list signatures", async () => (listed() > start ? true : undefined), 30_000);
       await task.stop();
-      await Bun.sleep(50);
-      expect(listed()).toBeGreaterThan(start);
       expect(await counts()).toEqual(after);
     } finally {
       rpc.stop();
