@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { testPlatform } from "../compose/testing/platform";
 import { until } from "../infra/testing/wait";
-import { fixturePlatform, fixtureRegistry, overNetwork, FIXTURE_MINT as MINT } from "./public/testing";
+import { fixturePlatform, fixtureRegistry, overNetwork, FIXTURE_MINT as MINT } from "../compose/testing/data-api";
 
 const TOKEN = "metrics-token-0123456789";
 

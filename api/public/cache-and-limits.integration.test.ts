@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeAll } from "bun:test";
-import { fixturePlatform, fixtureRegistry, overNetwork, FIXTURE_MINT as MINT } from "./testing";
+import { fixturePlatform, fixtureRegistry, overNetwork, FIXTURE_MINT as MINT } from "../../compose/testing/data-api";
 import { testPlatform } from "../../compose/testing/platform";
 
 describe("Data API cache keys, cached 404s and the per-client limit", () => {

@@ -5,7 +5,7 @@
  * right list tag around positions of every JSON type.
  */
 import { describe, expect, test, beforeAll } from "bun:test";
-import { fixturePlatform, FIXTURE_MINT as MINT } from "./testing";
+import { fixturePlatform, FIXTURE_MINT as MINT } from "../../compose/testing/data-api";
 import { encodeCursor, ACTIVITY_KINDS } from "./model";
 
 const SIG = "5gf6fduSgAssqxYpgRzcCHWcg7yKTdtynsYxU4x7B25YANEKZDFRvFtq22FaGaqReftbErAijndSfcNnSXiW2WZN";

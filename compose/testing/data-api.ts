@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { expect } from "bun:test";
-import { testPlatform, registryWith, FIXTURES } from "../../compose/testing/platform";
+import { testPlatform, registryWith, FIXTURES } from "./platform";
 
 export const FIXTURE_MINT = "GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx";
 const CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew";
