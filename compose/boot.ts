@@ -10,7 +10,7 @@ import { withDevVaultKey } from "../infra/dev-vault-key";
 import { openPostgres, type PostgresHandle } from "../infra/postgres";
 import { connectClickhouse, type ClickHouse } from "../infra/clickhouse";
 import { migrateClickhouse, migratePostgres } from "../infra/migrate";
-import type { SolanaRpc } from "../infra/solana-rpc";
+import { createSolanaRpc, type SolanaRpc } from "../infra/solana-rpc";
 import type { ConfigRegistry } from "../ingest/contract/configs";
 import { loadPlatformConfigs } from "../ingest/load-configs";
 import { fixtureSimConfigs, type SimConfig } from "../ingest/simulator";
@@ -98,13 +98,7 @@ export function onShutdown(log: Logger, steps: () => (() => unknown)[]): void {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
-    for (const step of steps()) {
-      try {
-        await step();
-      } catch (err) {
-        log.error("shutdown step failed", { err: err as Error });
-      }
-    }
+    await runSteps(log, steps());
     log.info("stopped");
     process.exit(0);
   };
@@ -112,6 +106,26 @@ export function onShutdown(log: Logger, steps: () => (() => unknown)[]): void {
   process.removeAllListeners("SIGTERM");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** Runs the steps in order; a failing step is logged and the next one still runs. */
+async function runSteps(log: Logger, steps: (() => unknown)[]): Promise<void> {
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      log.error("shutdown step failed", { err: err as Error });
+    }
+  }
+}
+
+/** A started process: the port it serves on (if any) and its shutdown, run once whoever asks. */
+export type ProcessHandle = { port: number | undefined; stop(): Promise<void> };
+
+/** A handle whose `stop` runs `steps` in order (stop taking work, flush, commit, close) the first time it is called. */
+export function processHandle(log: Logger, port: number | undefined, steps: () => (() => unknown)[]): ProcessHandle {
+  let stopped: Promise<void> | null = null;
+  return { port, stop: () => (stopped ??= runSteps(log, steps())) };
 }
 
 /** Health, readiness and metrics of a process that serves nothing else (pipelines, agents). */
@@ -131,4 +145,21 @@ export function healthServer(port: number, ready: () => Promise<boolean>, metric
       return metricsText();
     })
     .listen({ port, hostname: "0.0.0.0" });
+}
+
+/** startStep for the steps after openEngines: on failure the engines are stopped too. */
+export function stepAfterEngines(log: Logger, engines: { pg: PostgresHandle; ch: ClickHouse }) {
+  return <T>(what: string, fn: () => T | Promise<T>) => startStep(log, what, fn, () => [() => engines.ch.close(), () => engines.pg.stop()]);
+}
+
+/**
+ * What every process on the stores starts from: the engines (migrated), a start-up step that
+ * stops them when it fails, the RPC client (with SOLANA_RPC_URL) and the platform configs.
+ */
+export async function openPlatform(config: Config, log: Logger) {
+  const { pg, ch } = await openEngines(config, log);
+  const step = stepAfterEngines(log, { pg, ch });
+  const rpc = config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null;
+  const { configs, simConfigs } = await step("platform configs", () => platformConfigs(config, log, rpc));
+  return { pg, ch, engines: { ch, sql: pg.sql }, step, rpc, configs, simConfigs };
 }

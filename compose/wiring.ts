@@ -1,6 +1,6 @@
 /**
  * Builds the all-in-one platform from engines that are already up: the sink, the
- * in-process bus, the SOL price service and the HTTP app. main.ts and the
+ * in-process bus (compose/storage.ts), the SOL price service and the HTTP app. main.ts and the
  * integration tests both use it, so tests run exactly what production runs.
  */
 import type { Config } from "../infra/config";
@@ -8,10 +8,8 @@ import type { ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
 import type { ConfigRegistry } from "../ingest/contract/configs";
-import { PoolRegistry } from "../pipelines/platform/registry";
-import { createFactSink } from "../pipelines/sink";
-import { createInProcessBus, type Bus } from "../pipelines/bus";
-import { createMetrics, watchConsumer } from "../pipelines/metrics";
+import type { Bus } from "../pipelines/bus";
+import { buildStorage } from "./storage";
 import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, simulatedSource, type PriceSource, type SolPriceService } from "../infra/sol-price";
 import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
@@ -30,8 +28,6 @@ import { createRateLimiter } from "../api/launches/rate-limit";
 import { loadFirewall } from "../api/firewall/firewall";
 import type { LaunchRouteDeps } from "../api/launches";
 import { refreshDirectory } from "../pipelines/agents-sink";
-import type { ConsumerStats } from "../pipelines/kafka/consumer";
-import { syncOnGraduation, webhookAddressSync } from "../ingest/helius/address-sync-runner";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -118,15 +114,7 @@ export async function wirePlatform(opts: {
   bus?: Bus;
 }) {
   const { config, log, engines, configs } = opts;
-  const registry = await PoolRegistry.load(engines.sql, configs);
-  // Helius webhook addresses follow graduations (off unless HELIUS_API_KEY and HELIUS_WEBHOOK_ID are set)
-  const addressSync = webhookAddressSync({ config, sql: engines.sql, configs: configs.all.map((c) => c.address), log: log.child({ stage: "helius-sync" }) });
-  if (addressSync) syncOnGraduation(registry, addressSync);
-  const metrics = createMetrics();
-  const consumerStats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
-  if (opts.bus) watchConsumer(metrics, consumerStats);
-  const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }), parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
-  const bus = opts.bus ?? createInProcessBus(sink);
+  const { registry, addressSync, metrics, consumerStats, sink, bus } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);

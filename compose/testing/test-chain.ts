@@ -1,7 +1,7 @@
 /**
  * For tests and the benchmark: a simulated chain in the RPC's raw shape, what the
  * simulator says it holds, and the platform's stores as the all-in-one process
- * wires them (sink + in-process bus), on engines given by the caller.
+ * builds them (compose/storage.ts: sink + in-process bus), on engines given by the caller.
  */
 import { randomBytes } from "node:crypto";
 import type { ClickHouse } from "../../infra/clickhouse";
@@ -10,12 +10,8 @@ import { createLogger } from "../../infra/log";
 import { createSimulator, fixtureSimConfigs, type EnhancedTransaction } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
 import { encodeBase58 } from "../../ingest/decoders/base58";
+import { buildStorage } from "../storage";
 import { enhancedToRaw, type RawTransaction } from "../../ingest/simulator/enhanced-to-raw";
-import { PoolRegistry } from "../../pipelines/platform/registry";
-import { createFactSink } from "../../pipelines/sink";
-import { createInProcessBus } from "../../pipelines/bus";
-import { storedSignatures } from "../stored";
-import { createMetrics } from "../../pipelines/metrics";
 
 export function simulatedChain(seed: number, transactions: number, opts: { pools?: number; failedEvery?: number } = {}) {
   const configs = fixtureSimConfigs(seed);
@@ -57,13 +53,9 @@ export function simulatedChain(seed: number, transactions: number, opts: { pools
   };
 }
 
-/** The sink and in-process bus, built from the pieces compose/wiring.ts uses. */
-export async function inProcessStore(engines: { ch: ClickHouse; sql: Sql }, chain: { registry: ReturnType<typeof simulatedConfigRegistry> }) {
-  const registry = await PoolRegistry.load(engines.sql, chain.registry);
-  const metrics = createMetrics();
-  const sink = createFactSink({ ...engines, registry, metrics, log: createLogger("error") });
-  return { bus: createInProcessBus(sink), stored: storedSignatures(engines), sink, metrics, registry };
-}
+/** The sink and in-process bus, built as the all-in-one process builds them (compose/storage.ts). */
+export const inProcessStore = (engines: { ch: ClickHouse; sql: Sql }, chain: { registry: ReturnType<typeof simulatedConfigRegistry> }) =>
+  buildStorage(engines, chain.registry, createLogger("error"));
 
 /** What is stored for these mints and signatures, as numbers. */
 export async function storedCounts(ch: ClickHouse, mints: string[], signatures: string[]) {

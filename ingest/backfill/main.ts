@@ -11,13 +11,10 @@ import { parseArgs } from "node:util";
 import { createLogger } from "../../infra/log";
 import { storedSignatures } from "../../compose/stored";
 import { configOrExit, openEngines, platformConfigs } from "../../compose/boot";
+import { buildStorage } from "../../compose/storage";
+import { kafkaBus, kafkaWithTopic } from "../../compose/kafka";
+import type { Bus } from "../../pipelines/bus";
 import { createSolanaRpc } from "../../infra/solana-rpc";
-import { createInProcessBus, type Bus } from "../../pipelines/bus";
-import { PoolRegistry } from "../../pipelines/platform/registry";
-import { createFactSink } from "../../pipelines/sink";
-import { createMetrics } from "../../pipelines/metrics";
-import { createKafkaBus, kafkaClient } from "../../pipelines/kafka/bus";
-import { ensureTopics } from "../../pipelines/kafka/admin";
 import { createChainReader, parseSince, runBackfill, sinceKey, type BackfillStats } from ".";
 import type { AddressKind } from "./checkpoint";
 import { emptyStats } from "./walk";
@@ -96,16 +93,10 @@ for (const p of args.pool ?? []) {
 const chosenConfigs = args.config?.length ? args.config : pools.length ? [] : platform;
 if (chosenConfigs.length === 0 && pools.length === 0) await badInput("PLATFORM_CONFIGS is empty: there is nothing to backfill");
 
-// The bus: Kafka as the other entry points use it, or the in-process sink built from the same pieces as compose/wiring.ts.
-let bus: Bus;
-if (config.kafka) {
-  const kafka = kafkaClient([...config.kafka.brokers], "backfill");
-  await ensureTopics(kafka, { ...config.kafka, topics: [config.kafka.topic] });
-  bus = await createKafkaBus(kafka, { topic: config.kafka.topic });
-} else {
-  const registry = await PoolRegistry.load(pg.sql, configs);
-  bus = createInProcessBus(createFactSink({ ch, sql: pg.sql, registry, metrics: createMetrics(), log: log.child({ stage: "sink" }) }));
-}
+// The bus: Kafka as the other entry points use it, or the in-process sink the all-in-one process builds (compose/storage.ts).
+const bus: Bus = config.kafka
+  ? await kafkaBus(await kafkaWithTopic(config.kafka, "backfill"), config.kafka)
+  : (await buildStorage({ ch, sql: pg.sql }, configs, log, { parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 })).bus;
 closers.push(() => bus.close());
 
 let retries = 0;

@@ -11,8 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../../../infra/config";
-import { createLogger } from "../../../infra/log";
-import { openPostgresForTool } from "../../../infra/postgres-attach";
+import { openPostgresOrSay } from "../../../infra/postgres-attach";
 import type { Sql } from "../../../infra/postgres";
 import { ApiKeyInputError, createApiKey, listApiKeys, revokeApiKey, SCOPES, type ApiKeyRecord } from "../api-keys";
 
@@ -140,14 +139,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(err.message);
     return 2;
   }
-  const log = createLogger(config.logLevel === "debug" ? "debug" : "warn", { tool: "keys" }, (line) => void process.stderr.write(line + "\n"));
-  let pg;
-  try {
-    pg = await openPostgresForTool(config, log);
-  } catch (err) {
-    console.error(`keys: cannot open Postgres: ${(err as Error)?.message ?? String(err)}`);
-    return 1;
-  }
+  const pg = await openPostgresOrSay(config, "keys");
+  if (!pg) return 1;
   try {
     return await command.run(pg.sql);
   } catch (err) {

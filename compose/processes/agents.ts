@@ -1,0 +1,23 @@
+/**
+ * The agents process (scaled mode, `agents/main.ts`): the agents' background work
+ * (agents/background.ts): vault balances, coin metadata, and the launch tracker that turns
+ * confirmed launches into agents. Health, readiness and metrics on PORT. Run one or more:
+ * each job skips work another process holds (advisory lock) or that is not due yet.
+ */
+import type { Config } from "../../infra/config";
+import type { Logger } from "../../infra/log";
+import { startAgentBackground } from "../../agents/background";
+import { healthServer, openPlatform, processHandle } from "../boot";
+import { enginesReady, launchPlatform } from "../wiring";
+
+export async function startAgents(config: Config, log: Logger) {
+  const { pg, ch, engines, step, rpc, configs, simConfigs } = await openPlatform(config, log);
+  const launches = launchPlatform(config, engines, configs, rpc, log);
+  const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null });
+  const server = await step(`listening on port ${config.port}`, () =>
+    healthServer(config.port, () => enginesReady(engines), () => `# TYPE acp_agents_jobs gauge\nacp_agents_jobs ${jobs.names.length}\n`, config.metrics.token),
+  );
+  const port = server.server?.port;
+  log.info("agents background running", { jobs: jobs.names, port });
+  return processHandle(log, port, () => [() => jobs.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
+}

@@ -1,0 +1,31 @@
+/**
+ * The api process (scaled mode, `api/main.ts`): the Data API, the Launch API and stored
+ * media, reading ClickHouse and Postgres. Stateless apart from its short response cache
+ * and per-key rate windows: run replicas freely (launch confirmation in the background is
+ * the agents process's job).
+ */
+import type { Config } from "../../infra/config";
+import type { Logger } from "../../infra/log";
+import { createSolPriceService } from "../../infra/sol-price";
+import { createApp } from "../../api/app";
+import { openPlatform, processHandle } from "../boot";
+import { dataApiDeps, enginesReady, launchPlatform, priceSources } from "../wiring";
+
+export async function startApi(config: Config, log: Logger) {
+  const { pg, ch, engines, step, rpc, configs } = await openPlatform(config, log);
+  const launches = launchPlatform(config, engines, configs, rpc, log);
+  const app = createApp({
+    log,
+    ready: () => enginesReady(engines),
+    metricsText: () => "# TYPE acp_api_up gauge\nacp_api_up 1\n",
+    metricsToken: config.metrics.token,
+    ingest: null,
+    launches: launches.routes,
+    media: launches.media,
+    data: dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" }))),
+  });
+  const server = await step(`listening on port ${config.port}`, () => app.listen({ port: config.port, hostname: "0.0.0.0" }));
+  const port = server.server?.port;
+  log.info("listening", { port });
+  return processHandle(log, port, () => [() => server.stop(), () => ch.close(), () => pg.stop()]);
+}

@@ -1,0 +1,46 @@
+/**
+ * The pipelines' stores as every process that writes builds them: the pool registry, the
+ * fact sink and the in-process bus straight to it (or the given Kafka bus). The all-in-one
+ * platform, the pipelines process, the backfill without Kafka and the tests' simulated
+ * chains all build through here, so they store alike.
+ */
+import type { Config } from "../infra/config";
+import type { Logger } from "../infra/log";
+import type { ConfigRegistry } from "../ingest/contract/configs";
+import { PoolRegistry } from "../pipelines/platform/registry";
+import { createFactSink } from "../pipelines/sink";
+import { createInProcessBus, type Bus } from "../pipelines/bus";
+import { createMetrics, watchConsumer } from "../pipelines/metrics";
+import type { ConsumerStats } from "../pipelines/kafka/consumer";
+import { syncOnGraduation, webhookAddressSync } from "../ingest/helius/address-sync-runner";
+import { storedSignatures } from "./stored";
+import type { Engines } from "./wiring";
+
+export async function buildStorage(
+  engines: Engines,
+  configs: ConfigRegistry,
+  log: Logger,
+  opts: {
+    /** the Kafka bus in scaled mode; default: in-process, straight to the sink */
+    bus?: Bus;
+    /** a Kafka consumer feeds the sink: its stats go into the metrics */
+    consumer?: boolean;
+    /** keep the Helius webhook's addresses in step with graduations (off unless HELIUS_API_KEY and HELIUS_WEBHOOK_ID are set) */
+    addressSync?: Config;
+    /** how long a parked fact may wait for its pool or coin (PARKED_FACTS_MAX_AGE_HOURS); default 7 days */
+    parkedMaxAgeMs?: number;
+  } = {},
+) {
+  const registry = await PoolRegistry.load(engines.sql, configs);
+  const addressSync = opts.addressSync
+    ? webhookAddressSync({ config: opts.addressSync, sql: engines.sql, configs: configs.all.map((c) => c.address), log: log.child({ stage: "helius-sync" }) })
+    : null;
+  if (addressSync) syncOnGraduation(registry, addressSync);
+  const metrics = createMetrics();
+  const consumerStats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
+  if (opts.consumer) watchConsumer(metrics, consumerStats);
+  const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }), parkedMaxAgeMs: opts.parkedMaxAgeMs });
+  const bus = opts.bus ?? createInProcessBus(sink);
+  return { registry, addressSync, metrics, consumerStats, sink, bus, stored: storedSignatures(engines) };
+}
+export type Storage = Awaited<ReturnType<typeof buildStorage>>;
