@@ -30,8 +30,10 @@ export class PoolReadError extends Error {}
 
 export type PoolReader = {
   get(target: PoolTarget): Promise<PoolSnapshot>;
-  /** whole seconds a snapshot stays fresh from now (the Cache-Control max-age of an answer made from it) */
-  secondsLeft(snapshot: { readAtMs: number }): number;
+  /** how long a snapshot is kept, in whole seconds (the max-age of an answer made from it) */
+  readonly ttlSeconds: number;
+  /** whole seconds since a snapshot was read (the Age of an answer made from it) */
+  ageSeconds(snapshot: { readAtMs: number }): number;
 };
 
 export function createPoolReader(opts: { read: AccountsAtSlot; now?: () => number; ttlMs?: number; maxEntries?: number }): PoolReader {
@@ -69,7 +71,8 @@ export function createPoolReader(opts: { read: AccountsAtSlot; now?: () => numbe
   }
 
   return {
-    secondsLeft: (snapshot) => Math.max(0, Math.floor((snapshot.readAtMs + ttlMs - now()) / 1000)),
+    ttlSeconds: Math.floor(ttlMs / 1000),
+    ageSeconds: (snapshot) => Math.max(0, Math.floor((now() - snapshot.readAtMs) / 1000)),
     get(target) {
       const key = `${target.venue}:${target.pool}`;
       const hit = kept.get(key);
@@ -92,5 +95,5 @@ export function createPoolReader(opts: { read: AccountsAtSlot; now?: () => numbe
 
 /** A DAMM v2 Pool account as the cp-amm SDK's own coder decodes it (its PoolState). */
 export function decodeDammV2Pool(bytes: Uint8Array): PoolState {
-  return cpAmmCoder.accounts.decode("pool", Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as PoolState;
+  return toCamelDeep(cpAmmCoder.accounts.decode("Pool", Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) as PoolState;
 }

@@ -1,8 +1,8 @@
 /**
  * Live pool state and quotes of the Application API's public reads:
- * GET /v1/tokens/:mint/pool and GET /v1/tokens/:mint/quote. Any origin, like the Data API;
- * answers may be kept by shared caches only as long as the chain read behind them stays
- * fresh (2 s from the read), so no cache layer adds age on top of the pool cache.
+ * GET /v1/tokens/:mint/pool and GET /v1/tokens/:mint/quote. Any origin, like the Data API.
+ * An answer made from a kept chain read says so: `Cache-Control: public, max-age=2` with
+ * `Age` = seconds since the read, so a shared cache keeps it only while the read is under 2 s old.
  */
 import { Elysia } from "elysia";
 import { MintParam, QuoteRequestSchema } from "./model";
@@ -31,7 +31,10 @@ export const poolRoutes = (deps: PoolRouteDeps) => {
   const answer = async (set: { headers: Record<string, string | number> }, produce: () => Promise<Answer<unknown>>) => {
     try {
       const { value, readAtMs } = await produce();
-      set.headers["cache-control"] = `public, max-age=${deps.reader?.secondsLeft({ readAtMs }) ?? 0}`;
+      if (deps.reader) {
+        set.headers["cache-control"] = `public, max-age=${deps.reader.ttlSeconds}`;
+        set.headers["age"] = String(deps.reader.ageSeconds({ readAtMs }));
+      }
       return value;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404)

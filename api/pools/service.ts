@@ -48,7 +48,7 @@ async function snapshotOf(deps: PoolDeps, coin: CoinPools): Promise<PoolSnapshot
   try {
     return await deps.reader.get(target);
   } catch (err) {
-    deps.log.error("pool read failed", { mint: coin.mint, venue: target.venue, pool: target.pool, err: err as Error, decode: err instanceof PoolReadError });
+    deps.log.error("pool read failed", { mint: coin.mint, venue: target.venue, pool: target.pool, err: err as Error, chainAnswered: err instanceof PoolReadError });
     throw upstream();
   }
 }
