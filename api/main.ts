@@ -8,7 +8,7 @@ import { createLogger } from "../infra/log";
 import { configOrExit, onShutdown, openEngines, platformConfigs } from "../compose/boot";
 import { createSolanaRpc } from "../infra/solana-rpc";
 import { createSolPriceService } from "../infra/sol-price";
-import { dataApiDeps, enginesReady, launchPlatform, priceSources } from "../compose/wiring";
+import { dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources } from "../compose/wiring";
 import { createApp } from "./app";
 
 const config = configOrExit();
@@ -17,6 +17,7 @@ const { pg, ch } = await openEngines(config, log);
 const rpc = config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null;
 const { configs } = await platformConfigs(config, log, rpc);
 const launches = launchPlatform(config, { ch, sql: pg.sql }, configs, rpc, log);
+const data = dataApiDeps(config, { ch, sql: pg.sql }, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })));
 const app = createApp({
   log,
   ready: () => enginesReady({ ch, sql: pg.sql }),
@@ -25,7 +26,8 @@ const app = createApp({
   ingest: null,
   launches: launches.routes,
   media: launches.media,
-  data: dataApiDeps(config, { ch, sql: pg.sql }, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" }))),
+  data,
+  pools: poolApiDeps({ ch, sql: pg.sql }, configs, rpc, log, data),
 });
 const server = app.listen({ port: config.port, hostname: "0.0.0.0" });
 log.info("listening", { port: server.server?.port });
