@@ -9,16 +9,17 @@ import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import { CpAmm, getLiquidityHandler, getPriceImpact, swapQuoteExactInput } from "@meteora-ag/cp-amm-sdk";
 import { DynamicBondingCurveClient, swapQuoteExactIn } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { registryWith, testPlatform } from "../../compose/testing/platform";
+import { overNetwork } from "../../compose/testing/data-api";
 import { startRpcTestDouble, DBC_PROGRAM } from "../../infra/testing/rpc-double";
-import { DBC_CONFIG_BYTES, DBC_POOL_BYTES, dammV2PoolBytes, dbcPoolWithQuoteReserve } from "./testdata";
+import { DBC_CONFIG_BYTES, DBC_POOL_BYTES, dammV2PoolBytes, dbcPoolWith } from "./testdata";
 import { priceFromSqrt } from "../../ingest/contract/market-math";
 
 const addr = () => Keypair.generate().publicKey.toBase58();
 const CONFIG = addr();
 const SLOT = 312_456_789;
 const CLOCK = 1_763_900_000;
-const pools = { curve: addr(), full: addr(), migratedDbc: addr(), damm: addr(), hidden: addr() };
-const mints = { curve: addr(), full: addr(), damm: "", hidden: addr(), launching: addr() };
+const pools = { curve: addr(), full: addr(), migratedDbc: addr(), damm: addr(), hidden: addr(), justMigrated: addr() };
+const mints = { curve: addr(), full: addr(), damm: "", hidden: addr(), launching: addr(), justMigrated: addr() };
 const CP_AMM = "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG";
 
 let rpc: ReturnType<typeof startRpcTestDouble>;
@@ -38,7 +39,8 @@ beforeAll(async () => {
       [CONFIG, account(DBC_CONFIG_BYTES, DBC_PROGRAM)],
       [pools.curve, account(DBC_POOL_BYTES, DBC_PROGRAM)],
       [pools.hidden, account(DBC_POOL_BYTES, DBC_PROGRAM)],
-      [pools.full, account(await dbcPoolWithQuoteReserve(threshold), DBC_PROGRAM)],
+      [pools.full, account(await dbcPoolWith({ quoteReserve: threshold }), DBC_PROGRAM)],
+      [pools.justMigrated, account(await dbcPoolWith({ isMigrated: true }), DBC_PROGRAM)],
       [pools.damm, account(damm.bytes, CP_AMM)],
     ]),
   );
@@ -56,6 +58,7 @@ beforeAll(async () => {
   await coin(mints.curve, pools.curve);
   await coin(mints.full, pools.full);
   await coin(mints.hidden, pools.hidden, true);
+  await coin(mints.justMigrated, pools.justMigrated);
   await sql`DELETE FROM agents WHERE mint = ${mints.damm}`;
   await coin(mints.damm, pools.migratedDbc);
   await sql`INSERT INTO platform_pools (address, mint, venue, config) VALUES (${pools.damm}, ${mints.damm}, 'damm_v2', ${CONFIG})`;
@@ -103,6 +106,15 @@ describe("GET /v1/tokens/:mint/pool", () => {
     const res = await p.call(`/v1/tokens/${mints.full}/pool`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ venue: "dbc", quoteReserve: threshold.toString(), progressPct: 100, migrated: false, curveComplete: true });
+  });
+
+  test("migrated on chain before its DAMM v2 pool is recorded: migrated, not waiting; quotes 409 until it is", async () => {
+    const res = await p.call(`/v1/tokens/${mints.justMigrated}/pool`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ venue: "dbc", pool: pools.justMigrated, progressPct: 100, migrated: true, curveComplete: false });
+    const q = await p.call(`/v1/tokens/${mints.justMigrated}/quote?side=buy&amount=1000`);
+    expect(q.status).toBe(409);
+    expect(q.body.error.code).toBe("CURVE_COMPLETE");
   });
 
   test("after migration: the DAMM v2 pool, reserves from the SDK's liquidity handler", async () => {
@@ -298,5 +310,19 @@ describe("GET /v1/tokens/:mint/quote", () => {
     const pre = await p.call(`/v1/tokens/${mints.curve}/quote`, { method: "OPTIONS" });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});
+
+test("a client's requests count against the Data API's per-client budget: 429 RATE_LIMITED with CORS", async () => {
+  await overNetwork({ env: { DATA_API_RATE_PER_MINUTE: "6", DATA_API_RATE_BURST: "3" } }, async (get) => {
+    const mint = addr();
+    const statuses = [(await get("/v1/public/stats")).status];
+    for (let i = 0; i < 2; i++) statuses.push((await get(`/v1/tokens/${mint}/pool`)).status);
+    const refused = await get(`/v1/tokens/${mint}/quote?side=buy&amount=1000`);
+    statuses.push(refused.status);
+    expect(statuses).toEqual([200, 404, 404, 429]);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    expect(refused.headers.get("retry-after")).toBeTruthy();
+    expect(((await refused.json()) as any).error.code).toBe("RATE_LIMITED");
   });
 });

@@ -15,10 +15,11 @@ import { fixtureTx } from "../../ingest/decoders/testing";
 export const DBC_CONFIG_BYTES = new Uint8Array(readFileSync(FIXTURES_DIR + "mainnet-accounts/dbc-pool-config.fee-in-both.bin"));
 export const DBC_POOL_BYTES = new Uint8Array(readFileSync(FIXTURES_DIR + "mainnet-accounts/dbc-virtual-pool.fee-in-both.bin"));
 
-/** The real virtual pool with its quote reserve set (e.g. to the migration threshold: a full curve). */
-export async function dbcPoolWithQuoteReserve(quoteReserve: bigint): Promise<Uint8Array> {
+/** The real virtual pool with another quote reserve (the migration threshold: a full curve) or migrated flag. */
+export async function dbcPoolWith(change: { quoteReserve?: bigint; isMigrated?: boolean }): Promise<Uint8Array> {
   const d = DBC.coder.accounts.decode("VirtualPool", Buffer.from(DBC_POOL_BYTES));
-  d.pool_state.quote_reserve = new BN(quoteReserve.toString());
+  if (change.quoteReserve !== undefined) d.pool_state.quote_reserve = new BN(change.quoteReserve.toString());
+  if (change.isMigrated !== undefined) d.pool_state.is_migrated = change.isMigrated ? 1 : 0;
   return new Uint8Array(await DBC.coder.accounts.encode("VirtualPool", d));
 }
 
