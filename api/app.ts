@@ -11,6 +11,7 @@ import { ingestRoutes, type IngestDeps } from "./ingest";
 import type { Logger } from "../infra/log";
 import { launchRoutes, type LaunchRouteDeps } from "./launches";
 import { mediaRoutes } from "./media";
+import { poolRoutes, type PoolRouteDeps } from "./pools";
 import type { MediaStore } from "../infra/media-store";
 import { metricsDenial, metricsDenied } from "../infra/metrics-access";
 import { httpDurationHistogram } from "../pipelines/metrics";
@@ -30,6 +31,8 @@ export type AppDeps = {
   launches?: LaunchRouteDeps | null;
   /** stored launch images and metadata (/v1/media) */
   media?: MediaStore | null;
+  /** live pool state and quotes (/v1/tokens/:mint/pool, /v1/tokens/:mint/quote) */
+  pools?: PoolRouteDeps | null;
 };
 
 export function createApp(deps: AppDeps) {
@@ -65,7 +68,8 @@ export function createApp(deps: AppDeps) {
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia())
     .use(deps.launches ? launchRoutes(deps.launches) : new Elysia())
-    .use(deps.media ? mediaRoutes(deps.media) : new Elysia());
+    .use(deps.media ? mediaRoutes(deps.media) : new Elysia())
+    .use(deps.pools ? poolRoutes(deps.pools) : new Elysia());
   return app;
 }
 

@@ -28,6 +28,8 @@ import { createRateLimiter } from "../api/launches/rate-limit";
 import { loadFirewall } from "../api/firewall/firewall";
 import type { LaunchRouteDeps } from "../api/launches";
 import { refreshDirectory } from "../pipelines/agents-sink";
+import { createPoolReader } from "../api/pools/chain";
+import type { PoolRouteDeps } from "../api/pools";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -98,6 +100,18 @@ export function dataApiDeps(
   };
 }
 
+/** Live pool state and quotes: the chain read through `rpc` (none: 503), the Data API's per-client budget shared. */
+export function poolApiDeps(engines: Engines, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger, data?: DataApiDeps): PoolRouteDeps {
+  return {
+    sql: engines.sql,
+    configs,
+    reader: rpc ? createPoolReader({ read: rpc.getAccountsAtSlot }) : null,
+    log: log.child({ stage: "pools" }),
+    limiter: data?.limiter ?? null,
+    clientOf: data?.clientOf,
+  };
+}
+
 export async function wirePlatform(opts: {
   config: Config;
   log: Logger;
@@ -118,15 +132,17 @@ export async function wirePlatform(opts: {
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
+  const data = dataApiDeps(config, engines, configs, price, opts);
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
     registry: metrics.registry,
     metricsToken: config.metrics.token,
-    data: dataApiDeps(config, engines, configs, price, opts),
+    data,
     ingest: { bus, decoder, webhookSecret: () => opts.webhookSecret, log: log.child({ stage: "webhook" }) },
     launches: launches.routes,
     media: launches.media,
+    pools: poolApiDeps(engines, configs, opts.rpc ?? null, log, data),
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync };
 }

@@ -10,6 +10,8 @@ export type SolanaRpc = {
   getAccounts(addresses: string[]): Promise<(Uint8Array | null)[]>;
   /** like getAccounts, with each account's lamports */
   getAccountInfos(addresses: string[]): Promise<({ lamports: number; data: Uint8Array } | null)[]>;
+  /** up to 100 accounts read together (one getMultipleAccounts call), with the context slot of the read */
+  getAccountsAtSlot(addresses: string[]): Promise<{ slot: number; accounts: (Uint8Array | null)[] }>;
 };
 
 export function createSolanaRpc(url: string): SolanaRpc {
@@ -23,9 +25,15 @@ export function createSolanaRpc(url: string): SolanaRpc {
     }
     return out;
   }
+  async function getAccountsAtSlot(addresses: string[]) {
+    if (addresses.length > 100) throw new Error("getAccountsAtSlot reads at most 100 accounts at once");
+    const { context, value } = await connection.getMultipleAccountsInfoAndContext(addresses.map((a) => new PublicKey(a)));
+    return { slot: context.slot, accounts: value.map((info) => (info ? new Uint8Array(info.data) : null)) };
+  }
   return {
     connection,
     getAccountInfos,
+    getAccountsAtSlot,
     getAccounts: async (addresses) => (await getAccountInfos(addresses)).map((a) => a?.data ?? null),
   };
 }

@@ -9,11 +9,12 @@ import type { Logger } from "../../infra/log";
 import { createSolPriceService } from "../../infra/sol-price";
 import { createApp } from "../../api/app";
 import { openPlatform, processHandle } from "../boot";
-import { dataApiDeps, enginesReady, launchPlatform, priceSources } from "../wiring";
+import { dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources } from "../wiring";
 
 export async function startApi(config: Config, log: Logger) {
   const { pg, ch, engines, step, rpc, configs } = await openPlatform(config, log);
   const launches = launchPlatform(config, engines, configs, rpc, log);
+  const data = dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })));
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
@@ -22,7 +23,8 @@ export async function startApi(config: Config, log: Logger) {
     ingest: null,
     launches: launches.routes,
     media: launches.media,
-    data: dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" }))),
+    data,
+    pools: poolApiDeps(engines, configs, rpc, log, data),
   });
   const server = await step(`listening on port ${config.port}`, () => app.listen({ port: config.port, hostname: "0.0.0.0" }));
   const port = server.server?.port;

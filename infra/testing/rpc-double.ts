@@ -14,10 +14,13 @@
  * (also one that lands while its answer is lost or never comes: `failNextSend`), to
  * move the block height and to set what a signature's status is, and to choose how
  * sent transactions land (see `setConfirmMode`).
+ *
+ * Account reads answer with a context slot (1 unless `setContextSlot` moved it), and the
+ * Clock sysvar is served from that slot and `setClockTime` (unless an account was set there).
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { VersionedTransaction } from "@solana/web3.js";
+import { SYSVAR_CLOCK_PUBKEY, VersionedTransaction } from "@solana/web3.js";
 import bs58 from "bs58";
 import { NATIVE_MINT as SPL_NATIVE_MINT, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { DYNAMIC_BONDING_CURVE_PROGRAM_ID } from "@meteora-ag/dynamic-bonding-curve-sdk";
@@ -25,6 +28,21 @@ import { verifyEd25519 } from "../solana-tx/verify";
 import { FIXTURES_URL } from "./fixtures";
 
 export type FakeAccount = { lamports: number; data: Uint8Array; owner?: string };
+
+const CLOCK_SYSVAR = SYSVAR_CLOCK_PUBKEY.toBase58();
+const SYSVAR_PROGRAM = "Sysvar1111111111111111111111111111111111111";
+
+/** The Clock sysvar's 40 bytes: slot, epoch start timestamp, epoch, leader schedule epoch, unix timestamp. */
+export function clockSysvar(slot: number, unixTimestamp: number): FakeAccount {
+  const data = new Uint8Array(40);
+  const view = new DataView(data.buffer);
+  view.setBigUint64(0, BigInt(slot), true);
+  view.setBigInt64(8, BigInt(unixTimestamp), true);
+  view.setBigUint64(16, BigInt(Math.floor(slot / 432_000)), true);
+  view.setBigUint64(24, BigInt(Math.floor(slot / 432_000)), true);
+  view.setBigInt64(32, BigInt(unixTimestamp), true);
+  return { lamports: 1_169_280, data, owner: SYSVAR_PROGRAM };
+}
 
 /** The parts of a getTransaction (json encoding) result the double indexes by. */
 export type LedgerTransaction = {
@@ -71,6 +89,9 @@ type Failure = { status: number; retryAfter?: string; rpcError?: { code: number;
 
 export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(), opts: { transactions?: LedgerTransaction[] } = {}) {
   const calls: { method: string; params: unknown[] }[] = [];
+  let contextSlot = 1;
+  let clockTime = 1_700_000_000;
+  const account = (address: string) => accounts.get(address) ?? (address === CLOCK_SYSVAR ? clockSysvar(contextSlot, clockTime) : undefined);
   const encode = (a: FakeAccount | undefined) =>
     a
       ? { lamports: a.lamports, owner: a.owner ?? "11111111111111111111111111111111", executable: false, rentEpoch: 0, space: a.data.length, data: [Buffer.from(a.data).toString("base64"), "base64"] }
@@ -228,10 +249,10 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
         const headers: Record<string, string> = failure.retryAfter === undefined ? {} : { "retry-after": failure.retryAfter };
         return Response.json({ jsonrpc: "2.0", id: body.id, error: { code: failure.status, message: "Too many requests for a specific RPC call" } }, { status: failure.status, headers });
       }
-      const ctx = { context: { slot: 1, apiVersion: "2.0.0" } };
+      const ctx = { context: { slot: contextSlot, apiVersion: "2.0.0" } };
       let result: unknown;
-      if (body.method === "getMultipleAccounts") result = { ...ctx, value: (body.params[0] as string[]).map((k) => encode(accounts.get(k))) };
-      else if (body.method === "getAccountInfo") result = { ...ctx, value: encode(accounts.get(body.params[0])) };
+      if (body.method === "getMultipleAccounts") result = { ...ctx, value: (body.params[0] as string[]).map((k) => encode(account(k))) };
+      else if (body.method === "getAccountInfo") result = { ...ctx, value: encode(account(body.params[0])) };
       else if (body.method === "getBalance") result = { ...ctx, value: accounts.get(body.params[0])?.lamports ?? 0 };
       else if (body.method === "getLatestBlockhash") {
         const blockhash = currentBlockhash();
@@ -276,6 +297,14 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
     setAccount(address: string, account: FakeAccount | undefined) {
       if (account) accounts.set(address, account);
       else accounts.delete(address);
+    },
+    /** the context slot account reads answer with (and the Clock sysvar's slot) */
+    setContextSlot(slot: number) {
+      contextSlot = slot;
+    },
+    /** the Clock sysvar's unix timestamp (seconds) */
+    setClockTime(unixSeconds: number) {
+      clockTime = unixSeconds;
     },
     /** forgets the failures failNext queued and nobody has met yet */
     clearFailures() {
