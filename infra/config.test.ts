@@ -47,6 +47,8 @@ describe("config", () => {
     expect(message).toContain("PORT");
     expect(message).toContain("SOLANA_CLUSTER");
     expect(message).toContain("DATABASE_URL");
+    // one line per key, with the value as it was set
+    expect(message.split("\n").filter((l) => l.includes("PORT"))).toEqual(['  PORT: must be an integer (got "eighty")']);
     expect(() => loadConfig({ PLATFORM_CONFIGS: "launch:nope" })).toThrow(/PLATFORM_CONFIGS/);
     expect(() => loadConfig({ SOL_PRICE_SOURCES: "oracle,magic" })).toThrow(/SOL_PRICE_SOURCES: "magic"/);
     expect(() => loadConfig({ HELIUS_WEBHOOK_SECRET: "short" })).toThrow(/HELIUS_WEBHOOK_SECRET/);

@@ -178,11 +178,12 @@ SECRET_KEYS.add("METRICS_TOKEN");
 /** Parses an environment (process.env by default) into a Config or throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const picked = Object.fromEntries(Object.keys(EnvSchema.entries).map((k) => [k, env[k] === "" ? undefined : env[k]]));
-  const result = v.safeParse(EnvSchema, picked);
+  // the first problem of each key, with the value as it was set (not what a transform made of it)
+  const result = v.safeParse(EnvSchema, picked, { abortPipeEarly: true });
   if (!result.success) {
     const lines = result.issues.map((i) => {
       const key = v.getDotPath(i) ?? "?";
-      return `${key}: ${i.message} (got ${SECRET_KEYS.has(key) ? "a value that is not shown: it is a secret" : JSON.stringify(i.input)})`;
+      return `${key}: ${i.message} (got ${SECRET_KEYS.has(key) ? "a value that is not shown: it is a secret" : JSON.stringify(picked[key] ?? null)})`;
     });
     throw new ConfigError(`invalid configuration:\n  ${lines.join("\n  ")}`);
   }

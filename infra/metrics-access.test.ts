@@ -13,6 +13,8 @@ describe("who may read /metrics", () => {
     expect(metricsDenial(null, "", h())?.status).toBe(403); // a socket whose peer is unknown
     expect(metricsDenial(null, "127.0.0.1", h({ "x-forwarded-for": "203.0.113.9" }))?.status).toBe(403);
     expect(metricsDenial(null, "127.0.0.1", h({ forwarded: "for=203.0.113.9" }))?.status).toBe(403);
+    for (const header of ["via", "x-client-ip", "true-client-ip", "cf-connecting-ip"])
+      expect(metricsDenial(null, "127.0.0.1", h({ [header]: "203.0.113.9" }))?.status).toBe(403);
   });
 
   test("with METRICS_TOKEN: the bearer token, from anywhere; loopback alone is not enough", () => {

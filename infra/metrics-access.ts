@@ -11,6 +11,9 @@ import ipaddr from "ipaddr.js";
 
 export type MetricsDenial = { status: 401 | 403; code: string; message: string };
 
+/** Headers a proxy or CDN in front of the process adds: any of them means the client is not local. */
+const PROXY_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip", "via", "x-client-ip", "true-client-ip", "cf-connecting-ip", "x-forwarded-host", "fastly-client-ip", "x-cluster-client-ip"];
+
 /** null = allowed. `peer`: the socket's address; null for an in-process call. */
 export function metricsDenial(token: string | null, peer: string | null, headers: Headers): MetricsDenial | null {
   if (token !== null) {
@@ -19,7 +22,7 @@ export function metricsDenial(token: string | null, peer: string | null, headers
     if (given.length === wanted.length && timingSafeEqual(given, wanted)) return null;
     return { status: 401, code: "UNAUTHORIZED", message: "metrics need Authorization: Bearer <METRICS_TOKEN>" };
   }
-  const forwarded = headers.has("x-forwarded-for") || headers.has("forwarded") || headers.has("x-real-ip");
+  const forwarded = PROXY_HEADERS.some((h) => headers.has(h));
   if (peer === null || (isLoopback(peer) && !forwarded)) return null;
   return { status: 403, code: "FORBIDDEN", message: "metrics are served to loopback clients only; set METRICS_TOKEN to scrape them from elsewhere" };
 }

@@ -44,7 +44,9 @@ export function startSimulatorPosting(o: { config: Config; simConfigs: SimConfig
           minDelayMs: 250,
           maxDelayMs: 5000,
           signal: stopSimulator.signal,
-          onRetry: (err, attempt) => log.warn("simulator post refused; retrying", { attempt, err: (err as Error).message }),
+          onRetry: (err, attempt) => {
+            if (!stopSimulator.signal.aborted) log.warn("simulator post refused; retrying", { attempt, err: (err as Error).message });
+          },
         },
       );
       posted += body.length;
