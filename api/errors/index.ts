@@ -35,9 +35,17 @@ export function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknow
   throw validationError(
     r.issues.map((i) => ({
       field: v.getDotPath(i) ?? root,
-      message: i.kind === "schema" && i.type === "strict_object" && i.expected === "never" ? "is not a field of this request" : i.message,
+      message: issueMessage(i),
     })),
   );
+}
+
+/** valibot's words for a missing or unknown key are about its types; say what a person fixes. */
+function issueMessage(i: v.BaseIssue<unknown>): string {
+  const objectType = i.kind === "schema" && (i.type === "object" || i.type === "strict_object" || i.type === "loose_object");
+  if (objectType && i.type === "strict_object" && i.expected === "never") return "is not a field of this request";
+  if (objectType && i.received === "undefined" && i.expected?.startsWith('"')) return "is required";
+  return i.message;
 }
 
 /** A JSON answer that no cache keeps. */
