@@ -130,4 +130,61 @@ describe("npm start (all-in-one, embedded engines, simulator)", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+  test("after a SIGKILL the next start stops the orphaned Postgres and serves; a second start beside a running one exits 1 naming it", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "acp-main-kill-"));
+    chmodSync(dataDir, 0o755);
+    const port = await freePort();
+    const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "info", SOLANA_RPC_URL: "", DATABASE_URL: "", CLICKHOUSE_URL: "", KAFKA_BROKERS: "" };
+    const base = `http://127.0.0.1:${port}`;
+    const pidFile = join(dataDir, "postgres", "data", "postmaster.pid");
+    const postmaster = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").split("\n")[0]) : null);
+    const started: Child[] = [];
+    const start = (extra: Record<string, string> = {}) => {
+      const child = spawnChild([process.execPath, "main.ts"], { cwd: import.meta.dir, env: { ...env, ...extra } });
+      started.push(child);
+      return child;
+    };
+    let orphan: number | null = null;
+    try {
+      const first = start();
+      await until("readiness", async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined));
+
+      const beside = start({ PORT: String(await freePort()) });
+      expect(await beside.exited).toBe(1);
+      const errors = (await printed(beside)).split("\n").filter((l) => l.includes('"level":"error"'));
+      expect(errors).toHaveLength(1);
+      expect(JSON.parse(errors[0]!).msg).toContain(`another service (pid ${first.pid}) runs on this DATA_DIR`);
+      expect((await fetch(`${base}/readyz`)).ok).toBe(true); // the running one is untouched
+
+      orphan = postmaster();
+      expect(orphan).toBeGreaterThan(0);
+      first.kill("SIGKILL");
+      await first.exited;
+      expect(() => process.kill(orphan!, 0)).not.toThrow(); // its Postgres is left behind
+
+      const third = start();
+      await until("readiness after the SIGKILL", async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined));
+      expect(() => process.kill(orphan!, 0)).toThrow(); // the orphan was stopped
+      await stopChild(third, "SIGTERM", 60_000);
+      expect(third.exitCode).toBe(0);
+      expect(await printed(third)).toContain("stopped the server an earlier run left behind");
+    } finally {
+      for (const child of started) await stopChild(child);
+      const left = postmaster() ?? orphan; // a Postgres this test left (the orphan, if never stopped)
+      if (left) {
+        try {
+          process.kill(left, "SIGINT");
+          await until("the test's Postgres to stop", async () => {
+            try {
+              process.kill(left, 0);
+              return undefined;
+            } catch {
+              return true;
+            }
+          }, 30_000);
+        } catch {}
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

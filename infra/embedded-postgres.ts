@@ -10,10 +10,15 @@
  *   `postmaster.pid` there still find it. `<state>` is EMBEDDED_POSTGRES_FALLBACK_DIR, by
  *   default /var/lib/agent-coin-platform: durable (not /tmp, nor /var/tmp, which cleaners
  *   may empty) and writable only by root.
+ * Whoever runs the server holds an flock on `DATA_DIR/postgres/owner.lock` (its pid inside): a
+ * second start on the same DATA_DIR fails with one line naming that pid, and a server found
+ * running with no holder (its service was killed by SIGKILL) is an orphan, stopped before
+ * this start. A cluster in the fallback folder that `DATA_DIR/postgres/data` no longer links
+ * to (DATA_DIR deleted or re-cloned) is moved aside as `<hash>.orphaned-<UTC time>`, never deleted.
  * Every failure is an Error with a message a person can act on (no exit hooks, no retries).
  */
 import { spawn, spawnSync, execFileSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, cpSync, existsSync, ftruncateSync, openSync, writeSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -88,11 +93,99 @@ function reachableData(user: RunAs, dir: string, stateRoot: string, log: Logger)
   const target = join(stateRoot, "postgres-data", createHash("sha256").update(realpathSync(dir)).digest("hex").slice(0, 16));
   mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
   chmodSync(stateRoot, 0o755);
+  if (existsSync(target)) setAsideOrphanedCluster(target, log);
   mkdirSync(target, { mode: 0o700 });
   chownSync(target, user!.uid, user!.gid);
   symlinkSync(target, link);
   log.warn("embedded postgres: the postgres user cannot reach DATA_DIR (a private folder?); its data lives outside DATA_DIR, linked from it", { dataDir: target, link });
   return target;
+}
+
+/**
+ * DATA_DIR/postgres has no link, yet the fallback folder for that DATA_DIR exists: it is the
+ * cluster of a DATA_DIR that was deleted (a reset, a fresh clone into the same path), whose
+ * credentials.json and vault key are gone with it, so nobody can log in to it. It is moved
+ * aside (never deleted: it may hold data someone wants back) and a new cluster is made.
+ */
+function setAsideOrphanedCluster(target: string, log: Logger): void {
+  const pid = livePostmaster(target);
+  if (pid) throw new Error(`a Postgres (pid ${pid}) still runs on ${target}, the data folder of a DATA_DIR that no longer links to it; stop it (kill -INT ${pid}) and start again`);
+  const aside = `${target}.orphaned-${new Date().toISOString().replace(/[-:]|\.\d{3}/g, "")}`;
+  renameSync(target, aside);
+  log.warn("embedded postgres: DATA_DIR was deleted or re-cloned; the cluster it had (unusable without its credentials.json) was moved aside and a new one is made", { movedTo: aside });
+}
+
+/** The pid of a live postgres that `dataDir/postmaster.pid` names for that folder, or null. */
+function livePostmaster(dataDir: string): number | null {
+  let lines: string[];
+  try {
+    lines = readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n");
+  } catch {
+    return null;
+  }
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return null;
+  }
+  // a reused pid is not our server: on Linux, the process must be a postgres
+  const cmd = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, "utf8") : "postgres";
+  return cmd.includes("postgres") ? pid : null;
+}
+
+/**
+ * The owner's lock on DATA_DIR/postgres: whoever runs the embedded server (the service, or a
+ * tool such as `keys` that started it) holds an flock on `owner.lock` while it runs; the kernel
+ * drops it when that process dies, even by SIGKILL. A server found running without a holder
+ * is therefore an orphan of an earlier run (see stopOrphan); one with a holder is in use.
+ */
+const LOCK_EX_NB = 2 | 4;
+let flock: ((fd: number, op: number) => number) | null | undefined;
+function flockFn(): ((fd: number, op: number) => number) | null {
+  if (flock !== undefined) return flock;
+  try {
+    const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+    const lib = dlopen(process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so.6", { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });
+    flock = (fd, op) => lib.symbols.flock(fd, op);
+  } catch {
+    flock = null; // no flock here: no ownership check, as before
+  }
+  return flock;
+}
+
+function lockOwner(dir: string): { release(): void } {
+  const file = join(dir, "owner.lock");
+  const fd = openSync(file, "a+", 0o600);
+  const lock = flockFn();
+  if (lock && lock(fd, LOCK_EX_NB) !== 0) {
+    closeSync(fd);
+    const pid = readFileSync(file, "utf8").trim() || "unknown";
+    throw new Error(`another service (pid ${pid}) runs on this DATA_DIR (or a tool such as keys that started its Postgres); stop it first, or run tools while it runs (they attach to its Postgres)`);
+  }
+  ftruncateSync(fd, 0);
+  writeSync(fd, `${process.pid}\n`);
+  let held = true;
+  return {
+    release() {
+      if (held) closeSync(fd); // closing drops the flock
+      held = false;
+    },
+  };
+}
+
+/** A server left by an earlier run that was killed (SIGKILL, OOM): no owner holds the lock. Stopped (fast shutdown) so this start can run. */
+async function stopOrphan(dataDir: string, log: Logger): Promise<void> {
+  const pid = livePostmaster(dataDir);
+  if (!pid) return;
+  process.kill(pid, "SIGINT"); // fast shutdown: roll back open transactions, checkpoint, exit
+  const deadline = Date.now() + 30_000;
+  while (livePostmaster(dataDir) === pid) {
+    if (Date.now() > deadline) throw new Error(`the orphaned Postgres (pid ${pid}) on ${dataDir} did not stop within 30 s; stop it (kill ${pid}) and start again`);
+    await Bun.sleep(100);
+  }
+  log.warn("embedded postgres: stopped the server an earlier run left behind (that run was killed); starting normally", { pid, dataDir });
 }
 
 /** Runs a binary to its end as `user`; rejects with its stderr when it fails. */
@@ -147,8 +240,19 @@ export async function runEmbeddedPostgres(o: EmbeddedPostgresOptions): Promise<E
   const stateRoot = o.stateRoot ?? DEFAULT_STATE_ROOT;
   const user = runAs();
   mkdirSync(o.dir, { recursive: true });
+  const owner = lockOwner(o.dir);
+  try {
+    return await runOwned(o, stateRoot, user, owner);
+  } catch (err) {
+    owner.release();
+    throw err;
+  }
+}
+
+async function runOwned(o: EmbeddedPostgresOptions, stateRoot: string, user: RunAs, owner: { release(): void }): Promise<EmbeddedServer> {
   const native = reachableNative(user, o.nativeDir ?? installedNativeDir(), stateRoot, o.log);
   const dataDir = reachableData(user, o.dir, stateRoot, o.log);
+  await stopOrphan(dataDir, o.log);
   const fresh = !existsSync(join(dataDir, "PG_VERSION"));
   if (fresh) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -175,11 +279,12 @@ export async function runEmbeddedPostgres(o: EmbeddedPostgresOptions): Promise<E
     initialised: fresh,
     async stop() {
       process.off("exit", onExit);
-      if (server.exitCode !== null || server.signalCode !== null) return;
+      if (server.exitCode !== null || server.signalCode !== null) return owner.release();
       const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
       server.kill("SIGINT"); // fast shutdown: roll back open transactions, checkpoint, exit
       const killer = setTimeout(() => server.kill("SIGKILL"), 30_000);
       await exited.finally(() => clearTimeout(killer));
+      owner.release();
     },
   };
 }

@@ -4,8 +4,9 @@
  * holds that embedded server (on a random port), so a tool attaches to it: the port is line 4
  * of DATA_DIR/postgres/data/postmaster.pid (its pid, line 1, must be alive) and the password is
  * in DATA_DIR/postgres/credentials.json. With nothing running, the tool starts the server
- * itself and stops it when done. (A service started meanwhile fails on Postgres's own
- * data-folder lock until the tool is done.) Migrations run first, as at service start.
+ * itself and stops it when done, holding DATA_DIR/postgres/owner.lock meanwhile (a service
+ * started then exits 1 saying another process runs on this DATA_DIR; see
+ * embedded-postgres.ts). Migrations run first, as at service start.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
