@@ -15,6 +15,9 @@
  * running with no holder (its service was killed by SIGKILL) is an orphan, stopped before
  * this start. A cluster in the fallback folder that `DATA_DIR/postgres/data` no longer links
  * to (DATA_DIR deleted or re-cloned) is moved aside as `<hash>.orphaned-<UTC time>`, never deleted.
+ * On Linux the server is started through `setpriv --pdeathsig INT` (after the switch to the
+ * postgres user, so it holds): when the process that started it dies, even by SIGKILL, the
+ * kernel asks it for a fast shutdown; the orphan check covers systems without setpriv.
  * Every failure is an Error with a message a person can act on (no exit hooks, no retries).
  */
 import { spawn, spawnSync, execFileSync, type ChildProcess } from "node:child_process";
@@ -27,6 +30,7 @@ import type { Logger } from "./log";
 export const DEFAULT_STATE_ROOT = "/var/lib/agent-coin-platform";
 const READY = "database system is ready to accept connections";
 const START_TIMEOUT_MS = 60_000;
+const SETPRIV = process.platform === "linux" ? Bun.which("setpriv") : null;
 
 export type EmbeddedPostgresOptions = {
   /** DATA_DIR/postgres: `data` (the cluster) lives or is linked here */
@@ -130,9 +134,10 @@ function livePostmaster(dataDir: string): number | null {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EPERM") return null;
   }
-  // a reused pid is not our server: on Linux, the process must be a postgres
-  const cmd = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, "utf8") : "postgres";
-  return cmd.includes("postgres") ? pid : null;
+  if (!existsSync(`/proc/${pid}`)) return pid; // no /proc (macOS): alive is all we know
+  // an exited server nobody reaped (a zombie, where PID 1 does not reap) is gone; a reused pid is not our server
+  const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
+  return state !== "Z" && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres") ? pid : null;
 }
 
 /**
@@ -204,7 +209,10 @@ function run(bin: string, args: string[], user: RunAs): Promise<void> {
 function serve(bin: string, args: string[], user: RunAs, log: Logger): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     // detached: its own process group, so a terminal's Ctrl-C does not stop it before the service has flushed
-    const child = spawn(bin, args, { ...(user ?? {}), detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } });
+    // with util-linux's setpriv (Linux), the kernel sends the server SIGINT (fast shutdown) when this
+    // process dies, even by SIGKILL; set after the switch to the postgres user, so it holds
+    const [cmd, argv] = SETPRIV ? [SETPRIV, ["--pdeathsig", "INT", "--", bin, ...args]] : [bin, args];
+    const child = spawn(cmd, argv, { ...(user ?? {}), detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } });
     let tail: string[] = [];
     let ready = false;
     const timer = setTimeout(() => {
