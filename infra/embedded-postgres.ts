@@ -119,6 +119,26 @@ function setAsideOrphanedCluster(target: string, log: Logger): void {
   log.warn("embedded postgres: DATA_DIR was deleted or re-cloned; the cluster it had (unusable without its credentials.json) was moved aside and a new one is made", { movedTo: aside });
 }
 
+/** Whether two paths name the same folder (false when either is missing). */
+export function sameFolder(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A `postmaster.pid` naming another data folder (line 2) was copied with DATA_DIR from a running
+ * service (a backup taken live, `cp -r data …`): the pid in it is that other folder's server.
+ */
+export function copiedPidFileError(dataDir: string, lines: string[]): Error | null {
+  const named = lines[1]?.trim();
+  if (!named || sameFolder(named, dataDir)) return null;
+  const file = join(dataDir, "postmaster.pid");
+  return new Error(`${file} belongs to the Postgres of ${named} (pid ${lines[0]?.trim()}): it was copied along with DATA_DIR; remove that file (this folder's server is not running) and start again`);
+}
+
 /** The pid of a live postgres that `dataDir/postmaster.pid` names for that folder, or null. */
 function livePostmaster(dataDir: string): number | null {
   let lines: string[];
@@ -128,16 +148,21 @@ function livePostmaster(dataDir: string): number | null {
     return null;
   }
   const pid = Number(lines[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return null;
+  if (!Number.isInteger(pid) || pid <= 0 || copiedPidFileError(dataDir, lines)) return null; // never another folder's server
+  return postgresAlive(pid) ? pid : null;
+}
+
+/** Whether `pid` is a live postgres process. */
+function postgresAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EPERM") return null;
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
-  if (!existsSync(`/proc/${pid}`)) return pid; // no /proc (macOS): alive is all we know
-  // an exited server nobody reaped (a zombie, where PID 1 does not reap) is gone; a reused pid is not our server
+  if (!existsSync(`/proc/${pid}`)) return true; // no /proc (macOS): alive is all we know
+  // an exited server nobody reaped (a zombie, where PID 1 does not reap) is gone; a reused pid is not a server
   const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
-  return state !== "Z" && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres") ? pid : null;
+  return state !== "Z" && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
 }
 
 /**
@@ -183,7 +208,12 @@ function lockOwner(dir: string): { release(): void } {
 /** A server left by an earlier run that was killed (SIGKILL, OOM): no owner holds the lock. Stopped (fast shutdown) so this start can run. */
 async function stopOrphan(dataDir: string, log: Logger): Promise<void> {
   const pid = livePostmaster(dataDir);
-  if (!pid) return;
+  if (!pid) {
+    const lines = existsSync(join(dataDir, "postmaster.pid")) ? readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n") : [];
+    const copied = copiedPidFileError(dataDir, lines);
+    if (copied && postgresAlive(Number(lines[0]))) throw copied; // else Postgres refuses with "lock file already exists" and no fix
+    return;
+  }
   process.kill(pid, "SIGINT"); // fast shutdown: roll back open transactions, checkpoint, exit
   const deadline = Date.now() + 30_000;
   while (livePostmaster(dataDir) === pid) {

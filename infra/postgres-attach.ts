@@ -14,6 +14,7 @@ import type { Config } from "./config";
 import { createLogger, type Logger } from "./log";
 import { connectSql, startEmbeddedPostgres, type PostgresHandle } from "./postgres";
 import { migratePostgres } from "./migrate";
+import { copiedPidFileError } from "./embedded-postgres";
 
 export type ToolPostgres = PostgresHandle & { mode: "url" | "attached" | "started" };
 
@@ -45,6 +46,8 @@ export async function runningEmbeddedPostgres(dir: string, waitMs = 15_000): Pro
     const pid = Number(lines[0]);
     const port = Number(lines[3]);
     if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return null; // stale file of a server that died
+    const copied = copiedPidFileError(join(dir, "data"), lines); // its port is another DATA_DIR's server: never write there
+    if (copied) throw copied;
     const status = lines[7] ?? ""; // "starting", "ready", "stopping" (empty while being written)
     if (status === "ready" && Number.isInteger(port) && port > 0) return { pid, port };
     if (Date.now() > deadline) throw new Error(`the Postgres in ${dir} (pid ${pid}) is ${status || "not ready"}; try again`);
