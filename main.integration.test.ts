@@ -130,4 +130,63 @@ describe("npm start (all-in-one, embedded engines, simulator)", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  test("a second start beside a running one exits 1 naming it; after a SIGKILL its Postgres stops too and the next start serves; an orphaned Postgres is stopped by the next start", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "acp-main-kill-"));
+    chmodSync(dataDir, 0o755);
+    const port = await freePort();
+    const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "info", SOLANA_RPC_URL: "", DATABASE_URL: "", CLICKHOUSE_URL: "", KAFKA_BROKERS: "" };
+    const base = `http://127.0.0.1:${port}`;
+    const pidFile = join(dataDir, "postgres", "data", "postmaster.pid");
+    const postmaster = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").split("\n")[0]) : null);
+    // alive and not a zombie (an exited process nobody reaped, where PID 1 does not reap)
+    const running = (pid: number) => existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    const started: Child[] = [];
+    const spawnLogged = (argv: string[], extra: Record<string, string> = {}) => {
+      const child = spawnChild(argv, { cwd: import.meta.dir, env: { ...env, ...extra } });
+      started.push(child);
+      return child;
+    };
+    const start = (extra: Record<string, string> = {}) => spawnLogged([process.execPath, "main.ts"], extra);
+    const ready = (what: string) => until(what, async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined));
+    const postgresPids: number[] = [];
+    try {
+      const first = start();
+      await ready("readiness");
+      const beside = start({ PORT: String(await freePort()) });
+      expect(await beside.exited).toBe(1);
+      const errors = (await printed(beside)).split("\n").filter((l) => l.includes('"level":"error"'));
+      expect(errors).toHaveLength(1);
+      expect(JSON.parse(errors[0]!).msg).toContain(`another service (pid ${first.pid}) runs on this DATA_DIR`);
+      expect((await fetch(`${base}/readyz`)).ok).toBe(true); // the running one is untouched
+
+      // SIGKILL: the kernel tells its Postgres (setpriv --pdeathsig), which shuts down by itself
+      const killed = postmaster()!;
+      postgresPids.push(killed);
+      const serverArgv = readFileSync(`/proc/${killed}/cmdline`, "utf8").split("\0").filter(Boolean); // postgres -D … -p … -c …
+      first.kill("SIGKILL");
+      await first.exited;
+      await until("the killed service's Postgres to stop", async () => (running(killed) ? undefined : true), 30_000);
+      const second = start();
+      await ready("readiness after the SIGKILL");
+      expect(await stopChild(second, "SIGTERM", 60_000)).toBe(0);
+
+      // a Postgres on the data folder with no service holding DATA_DIR (left by a killed run where
+      // the kernel could not stop it): the next start stops it, says so once, and serves
+      const asPostgres = process.getuid?.() === 0 ? ["setpriv", "--reuid", "postgres", "--regid", "postgres", "--clear-groups", "--"] : [];
+      const orphan = spawnLogged([...asPostgres, ...serverArgv]);
+      const orphanPid = await until("the orphan to be ready", async () => (readFileSync(pidFile, "utf8").includes("ready") ? postmaster()! : undefined), 30_000);
+      postgresPids.push(orphanPid);
+      const third = start();
+      await ready("readiness with an orphaned Postgres");
+      expect(running(orphanPid)).toBe(false);
+      expect(await orphan.exited).toBe(0); // a clean (fast) shutdown
+      expect(await stopChild(third, "SIGTERM", 60_000)).toBe(0);
+      expect((await printed(third)).split("\n").filter((l) => l.includes("stopped the server an earlier run left behind"))).toHaveLength(1);
+    } finally {
+      for (const child of started) await stopChild(child);
+      for (const pid of [...postgresPids, postmaster()]) if (pid && running(pid)) process.kill(pid, "SIGINT"); // never leave a Postgres behind
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -6,7 +6,6 @@ import { Elysia } from "elysia";
 import { join } from "node:path";
 import { loadConfig, ConfigError, type Config } from "../infra/config";
 import { createLogger, type Logger } from "../infra/log";
-import { withDevVaultKey } from "../infra/dev-vault-key";
 import { openPostgres, type PostgresHandle } from "../infra/postgres";
 import { connectClickhouse, type ClickHouse } from "../infra/clickhouse";
 import { migrateClickhouse, migratePostgres } from "../infra/migrate";
@@ -18,14 +17,13 @@ import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { metricsDenial, metricsDenied } from "../infra/metrics-access";
 
 /**
- * The configuration, or exit 2 with the message naming every bad key. On the embedded
- * default without VAULT_ENCRYPTION_KEY, the key generated under DATA_DIR is filled in
- * (infra/dev-vault-key.ts), so every process sharing that DATA_DIR uses the same one.
+ * The configuration, or exit 2 with the message naming every bad key. Nothing is created
+ * here: the generated development vault key is the business of the processes that serve
+ * the Launch API (compose/processes/vault-key.ts), not of every command-line tool.
  */
 export function configOrExit(): Config {
   try {
-    const config = loadConfig();
-    return withDevVaultKey(config, createLogger(config.logLevel));
+    return loadConfig();
   } catch (err) {
     console.error(err instanceof ConfigError ? err.message : `cannot start: ${(err as Error).message}`);
     process.exit(2);

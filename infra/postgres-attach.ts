@@ -4,8 +4,9 @@
  * holds that embedded server (on a random port), so a tool attaches to it: the port is line 4
  * of DATA_DIR/postgres/data/postmaster.pid (its pid, line 1, must be alive) and the password is
  * in DATA_DIR/postgres/credentials.json. With nothing running, the tool starts the server
- * itself and stops it when done. (A service started meanwhile fails on Postgres's own
- * data-folder lock until the tool is done.) Migrations run first, as at service start.
+ * itself and stops it when done, holding DATA_DIR/postgres/owner.lock meanwhile (a service
+ * started then exits 1 saying another process runs on this DATA_DIR; see
+ * embedded-postgres.ts). Migrations run first, as at service start.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import type { Config } from "./config";
 import { createLogger, type Logger } from "./log";
 import { connectSql, startEmbeddedPostgres, type PostgresHandle } from "./postgres";
 import { migratePostgres } from "./migrate";
+import { copiedPidFileError } from "./embedded-postgres";
 
 export type ToolPostgres = PostgresHandle & { mode: "url" | "attached" | "started" };
 
@@ -44,6 +46,8 @@ export async function runningEmbeddedPostgres(dir: string, waitMs = 15_000): Pro
     const pid = Number(lines[0]);
     const port = Number(lines[3]);
     if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return null; // stale file of a server that died
+    const copied = copiedPidFileError(join(dir, "data"), lines); // its port is another DATA_DIR's server: never write there
+    if (copied) throw copied;
     const status = lines[7] ?? ""; // "starting", "ready", "stopping" (empty while being written)
     if (status === "ready" && Number.isInteger(port) && port > 0) return { pid, port };
     if (Date.now() > deadline) throw new Error(`the Postgres in ${dir} (pid ${pid}) is ${status || "not ready"}; try again`);

@@ -18,8 +18,10 @@ import { priceSources, wirePlatform } from "../wiring";
 import { kafkaBus, kafkaWithTopic, pollConsumerLag } from "../kafka";
 import { startReconciliation } from "../reconciliation";
 import { startSimulatorPosting } from "./simulator";
+import { withLaunchVaultKey } from "./vault-key";
 
-export async function startAllInOne(config: Config, log: Logger) {
+export async function startAllInOne(given: Config, log: Logger) {
+  const config = await withLaunchVaultKey(given, log); // it serves the Launch API
   // any later start-up failure: one line, the engines stopped, exit 1 (boot.ts startFailed)
   const { pg, ch, engines, step, rpc, configs, simConfigs } = await openPlatform(config, log);
 

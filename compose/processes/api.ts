@@ -10,8 +10,10 @@ import { createSolPriceService } from "../../infra/sol-price";
 import { createApp } from "../../api/app";
 import { openPlatform, processHandle } from "../boot";
 import { dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources } from "../wiring";
+import { withLaunchVaultKey } from "./vault-key";
 
-export async function startApi(config: Config, log: Logger) {
+export async function startApi(given: Config, log: Logger) {
+  const config = await withLaunchVaultKey(given, log); // it serves the Launch API
   const { pg, ch, engines, step, rpc, configs } = await openPlatform(config, log);
   const launches = launchPlatform(config, engines, configs, rpc, log);
   const data = dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })));

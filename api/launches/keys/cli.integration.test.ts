@@ -4,7 +4,7 @@
  * (then stopping) that embedded Postgres itself when nothing runs.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testEngines } from "../../../infra/testing/engines";
@@ -110,6 +110,32 @@ describe("keys CLI", () => {
     } finally {
       await service?.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+  test("a DATA_DIR copied while its service ran: the tool refuses the copied postmaster.pid instead of writing keys into the original's database", async () => {
+    const original = mkdtempSync(join(tmpdir(), "acp-keys-orig-"));
+    const copy = mkdtempSync(join(tmpdir(), "acp-keys-copy-"));
+    chmodSync(original, 0o755);
+    const service = await startEmbeddedPostgres(join(original, "postgres"), createLogger("warn"));
+    try {
+      // `cp -r data data-copy` while the service runs: credentials and postmaster.pid come along
+      mkdirSync(join(copy, "postgres", "data"), { recursive: true });
+      cpSync(join(original, "postgres", "credentials.json"), join(copy, "postgres", "credentials.json"));
+      cpSync(join(original, "postgres", "data", "postmaster.pid"), join(copy, "postgres", "data", "postmaster.pid"));
+      const created = await keys(["create", "--name", "into the copy", "--scope", "launch"], { DATA_DIR: copy });
+      expect(created.code).toBe(1);
+      expect(created.stdout).not.toContain("created API key");
+      expect(created.stderr).toContain("it was copied along with DATA_DIR; remove that file");
+      const sql = connectSql(service.url, 1);
+      try {
+        expect((await sql`SELECT to_regclass('api_keys') AS t`)[0]!.t).toBeNull(); // nothing written to the original
+      } finally {
+        await sql.end({ timeout: 1 });
+      }
+    } finally {
+      await service.stop();
+      rmSync(original, { recursive: true, force: true });
+      rmSync(copy, { recursive: true, force: true });
     }
   }, 120_000);
 });
