@@ -7,7 +7,7 @@
 import { Elysia } from "elysia";
 import { solPriceAnswer, type DataApiDeps } from "../public";
 import { CORS, cachedAnswer, pageTtl, takeFromBudget } from "../public/http";
-import { parseOrThrow } from "../errors";
+import { parseOrThrow, validationError, ApiError } from "../errors";
 import { listTrades } from "../public/feed-service";
 import { listTokens, getToken, candles } from "./tokens-service";
 import { listFeed } from "./feed-service";
@@ -18,6 +18,21 @@ export const APP_CACHE_SECONDS = { tokens: 5, token: 5, tradesFirstPage: 2, feed
 
 /** The paths these routes answer (for the CORS preflight, which runs before routing). */
 const PATHS = /^\/v1\/(tokens(\/[^/]+(\/(trades|candles))?)?|price\/sol|feed|daemons\/[^/]+\/feed)\/?$/;
+
+/** Runs every parse and reports all their problems in one 400 (a bad mint and a bad query together). */
+function parseAll<T extends unknown[]>(...parses: { [K in keyof T]: () => T[K] }): T {
+  const problems: { field: string; message: string }[] = [];
+  const out = parses.map((parse) => {
+    try {
+      return parse();
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "VALIDATION_ERROR" || !Array.isArray(err.details)) throw err;
+      problems.push(...err.details);
+    }
+  });
+  if (problems.length) throw validationError(problems);
+  return out as T;
+}
 
 export const appPublicRoutes = (deps: DataApiDeps, now = () => Date.now()) => {
   const cached = cachedAnswer(deps.cache);
@@ -39,14 +54,12 @@ export const appPublicRoutes = (deps: DataApiDeps, now = () => Date.now()) => {
       return cached(set, ["token", mint], APP_CACHE_SECONDS.token, () => getToken(deps, mint));
     })
     .get("/tokens/:mint/trades", ({ params, query, set }) => {
-      const { mint } = parseOrThrow(MintParam, params);
-      const q = parseOrThrow(TradesQuery, query);
+      const [{ mint }, q] = parseAll(() => parseOrThrow(MintParam, params), () => parseOrThrow(TradesQuery, query));
       return cached(set, ["token-trades", mint, q], later(q.cursor, APP_CACHE_SECONDS.tradesFirstPage), () => listTrades(deps, mint, q));
     })
     .get("/tokens/:mint/candles", ({ params, query, set }) => {
-      const { mint } = parseOrThrow(MintParam, params);
       const nowSeconds = Math.floor(now() / 1000);
-      const w = parseCandlesQuery(query, nowSeconds);
+      const [{ mint }, w] = parseAll(() => parseOrThrow(MintParam, params), () => parseCandlesQuery(query, nowSeconds));
       const ttl = w.to <= nowSeconds ? APP_CACHE_SECONDS.candlesClosed : APP_CACHE_SECONDS.candlesOpen;
       return cached(set, ["candles", mint, w], ttl, () => candles(deps, mint, w));
     })
@@ -56,8 +69,7 @@ export const appPublicRoutes = (deps: DataApiDeps, now = () => Date.now()) => {
       return cached(set, ["feed", null, q], later(q.cursor, APP_CACHE_SECONDS.feed), () => listFeed(deps, null, q));
     })
     .get("/daemons/:mint/feed", ({ params, query, set }) => {
-      const { mint } = parseOrThrow(MintParam, params);
-      const q = parseOrThrow(FeedQuery, query);
+      const [{ mint }, q] = parseAll(() => parseOrThrow(MintParam, params), () => parseOrThrow(FeedQuery, query));
       return cached(set, ["feed", mint, q], later(q.cursor, APP_CACHE_SECONDS.feed), () => listFeed(deps, mint, q));
     });
 };
