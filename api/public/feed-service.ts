@@ -94,7 +94,8 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
   const pos = decodeCursor(key, q.cursor, CURSOR_POSITIONS.activity);
   const stored = kinds.filter((k) => k !== "trade");
   const parts: string[] = [];
-  // the global feed leaves hidden agents out in the query itself, so its pages stay full
+  // the global feed leaves hidden agents out in the query itself, so its pages stay full;
+  // its trades come from `trade_feed` (keyed by time: the newest are read from the end)
   const hidden = mint ? [] : await hiddenMints(deps);
   const mintFilter = mint ? "mint = {mint:String}" : hidden.length ? "mint NOT IN {hidden:Array(String)}" : "1";
   if (stored.length)
@@ -107,8 +108,9 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
                   concat('trade:', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner)) AS id, 'trade' AS kind,
                   concat(side, ' ', toString(amount_quote), ' ', toString(amount_base), ' ', toString(base_decimals), ' ', trader, ' ', quote_mint) AS text,
                   CAST(NULL, 'Nullable(String)') AS body, '' AS data, signature AS links
-                FROM trades WHERE ${mintFilter} ${pos ? "AND (at_ms, id) < ({pa:Int64}, {pi:String})" : ""}
-                ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC"}
+                ${mint ? "FROM trades" : "FROM trade_feed"} WHERE ${mintFilter}
+                ${pos ? `AND (at_ms, id) < ({pa:Int64}, {pi:String})${mint ? "" : " AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC')"}` : ""}
+                ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC"}
                 LIMIT {inner_limit:UInt32}`);
   if (parts.length === 0) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
   // the agent check (Postgres, which also gives the agent's summary) runs beside the read; a 404 drops the read's answer
