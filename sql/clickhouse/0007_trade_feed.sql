@@ -1,8 +1,9 @@
 -- Trades in time order, for the feeds across every coin (the Data API's
 -- /v1/public/activity?kinds=trade, the Application API's /v1/feed, which shows trades
 -- by default). `trades` is keyed by coin, so "the newest trades of all coins" read the
--- whole `at` column and sorted it: 14-47 ms at 3M trades (chDB), growing with the
--- table. Keyed by time, the newest page is read in key order from the table's end.
+-- whole `at` column and sorted it: p50 51 ms, max 103 ms at 10M trades (chDB, 5,000
+-- coins, 15 sequential reads). Keyed by time, the newest page is read in key order
+-- from the table's end: p50 8.8 ms, max 17.4 ms on the same data.
 --
 -- Only the columns a feed item shows. Trades reach `trades` exactly once (the sink's
 -- gate), so the view adds each once. The view comes first, then the copy of what is
