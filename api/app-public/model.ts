@@ -32,12 +32,20 @@ export const INTERVALS = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600, "4h": 14
 export type Interval = keyof typeof INTERVALS;
 export const MAX_CANDLES = 1000;
 
+/** The date part names a day that exists (Date.parse turns 2026-02-30 into March 2). */
+function realCalendarDate(s: string): boolean {
+  const [y, m, d] = s.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
+
 /** An ISO 8601 date-time (a date alone is midnight UTC) between 1970 and 2100, as unix seconds. */
 const LATEST = Date.UTC(2100, 0, 1);
 const isoTime = v.optional(
   v.pipe(
     v.string(),
     v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/, "must be an ISO 8601 time such as 2026-01-01T00:00:00Z"),
+    v.check(realCalendarDate, "must be a real time between 1970 and 2100"),
     v.transform((s) => Date.parse(/T.*(Z|[+-]\d{2}:?\d{2})$/.test(s) || !s.includes("T") ? s : `${s}Z`)),
     v.check((ms) => Number.isFinite(ms) && ms >= 0 && ms <= LATEST, "must be a real time between 1970 and 2100"),
     v.transform((ms) => Math.floor(ms / 1000)),
@@ -58,7 +66,7 @@ export const CandlesQuery = v.object({
  * 1,000 candles before `to`.
  */
 export function parseCandlesQuery(query: unknown, nowSeconds: number) {
-  const r = v.safeParse(CandlesQuery, query, { abortEarly: false });
+  const r = v.safeParse(CandlesQuery, query, { abortEarly: false, abortPipeEarly: true });
   const problems = r.success ? [] : r.issues.map((i) => ({ field: v.getDotPath(i) ?? "query", message: i.message }));
   const interval = r.success ? r.output.interval : "1h";
   const step = INTERVALS[interval];
