@@ -79,7 +79,6 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
     const a = agents.get(m);
     return a && { name: a.name, symbol: a.symbol, imageUrl: a.imageUrl, category: a.category };
   };
-
   return { items: rows.map((r) => activityItem(r, summary(r.mint), deps.configs)), nextCursor };
 }
 
