@@ -1,5 +1,5 @@
 /**
- * The HTTP app: health, the Data API, the Launch API, stored media, the webhook
+ * The HTTP app: health, the Data API, the Application API's public reads, the Launch API, stored media, the webhook
  * receiver and metrics.
  * One Elysia instance per feature, composed here.
  */
@@ -7,6 +7,7 @@ import { Elysia } from "elysia";
 import { Registry } from "prom-client";
 import { errorHandler, ApiError } from "./errors";
 import { publicRoutes, type DataApiDeps } from "./public";
+import { appPublicRoutes } from "./app-public";
 import { ingestRoutes, type IngestDeps } from "./ingest";
 import type { Logger } from "../infra/log";
 import { launchRoutes, type LaunchRouteDeps } from "./launches";
@@ -66,6 +67,8 @@ export function createApp(deps: AppDeps) {
       return (await registry.metrics()) + ((await deps.metricsText?.()) ?? "");
     })
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
+    // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads
+    .use(deps.data ? appPublicRoutes(deps.data) : new Elysia())
     .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia())
     .use(deps.launches ? launchRoutes(deps.launches) : new Elysia())
     .use(deps.media ? mediaRoutes(deps.media) : new Elysia())

@@ -191,6 +191,15 @@ const endpoints: [string, string][] = [
   ["stats", "/v1/public/stats"],
   ["price/sol", "/v1/public/price/sol"],
   ["configs", "/v1/public/configs"],
+  // the Application API's public reads
+  ["tokens sort=new", "/v1/tokens"],
+  ["tokens sort=trending", "/v1/tokens?sort=trending"],
+  ["token detail", `/v1/tokens/${hot}`],
+  ["token trades", `/v1/tokens/${hot}/trades`],
+  ["candles 1m", `/v1/tokens/${hot}/candles?interval=1m`],
+  ["candles 1d", `/v1/tokens/${hot}/candles?interval=1d`],
+  ["feed", "/v1/feed"],
+  ["daemon feed", `/v1/daemons/${hot}/feed`],
 ];
 const api: Record<string, unknown> = {};
 let loaded = 0;

@@ -43,6 +43,7 @@ async function counts(ch: ClickHouse, mints: string[]) {
        (SELECT toString(sum(trades)) FROM candles_1m WHERE mint IN {m:Array(String)}) AS candle_trades,
        (SELECT toString(sum(volume_sol)) FROM candles_1m WHERE mint IN {m:Array(String)}) AS candle_volume,
        (SELECT toString(sum(trades)) FROM market_state WHERE mint IN {m:Array(String)}) AS market_trades,
+       (SELECT toString(count()) FROM trade_feed WHERE mint IN {m:Array(String)}) AS feed_trades,
        (SELECT toString(sum(volume_sol)) FROM volume_1m WHERE mint IN {m:Array(String)}) AS minute_volume,
        (SELECT toString(count()) FROM fee_claims WHERE mint IN {m:Array(String)}) AS claims,
        (SELECT toString(sum(burned)) FROM burn_totals WHERE mint IN {m:Array(String)}) AS burned`,
@@ -76,7 +77,7 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     await sink.write([...envelopes.slice(700), ...envelopes, ...envelopes.slice(0, 300)]);
     const final = await counts(engines.ch, mints);
     expect(final).toEqual(afterCrash);
-    expect(final[0]).toMatchObject({ trades: String(expectedTrades), candle_trades: String(expectedTrades), market_trades: String(expectedTrades) });
+    expect(final[0]).toMatchObject({ trades: String(expectedTrades), candle_trades: String(expectedTrades), market_trades: String(expectedTrades), feed_trades: String(expectedTrades) });
     await sink.settled();
     expect(await markedInFlight(engines.sql, envelopes.map((e) => e.signature))).toEqual(new Set());
 

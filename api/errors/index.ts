@@ -54,12 +54,12 @@ export const respond = (status: number, body: unknown, headers: Record<string, s
 
 /** The one onError: typed errors become their status and code; anything else is a logged 500. */
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
-/** Paths any origin may read, errors included: the Data API and the Application API's public reads. */
-const ANY_ORIGIN = /^\/v1\/(public|tokens\/[^/]+\/(pool|quote)$)/;
+/** Paths any browser origin may read: the Data API and the Application API's public reads (their errors carry CORS too). */
+const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons)(\/|$)/;
 
 export const errorHandler = (log: { error(m: string, f?: Record<string, unknown>): void }) =>
   new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code, request }) => {
-    const cors = ANY_ORIGIN.test(new URL(request.url).pathname) ? PUBLIC_CORS : {};
+    const cors = PUBLIC_READS.test(new URL(request.url).pathname) ? PUBLIC_CORS : {};
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => respond(status, body, { ...cors, ...headers });
     if (error instanceof ApiError) return json(error.status, errorBody(error.code, error.message, error.details), error.headers);
     if (code === "NOT_FOUND") return json(404, errorBody("NOT_FOUND", `no route for ${request.method} ${new URL(request.url).pathname}`));

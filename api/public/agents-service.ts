@@ -15,7 +15,7 @@ import { notFound } from "../errors";
 
 export type PublicDeps = { ch: ClickHouse; sql: Sql; configs: ConfigRegistry; price: SolPriceService; publicBaseUrl: string; board: MarketBoard };
 
-type Sort = "new" | "marketcap" | "trending" | "volume";
+export type Sort = "new" | "marketcap" | "trending" | "volume";
 const SORT_VALUE: Record<Sort, (r: MarketRow) => bigint> = {
   new: (r) => BigInt(r.createdMs),
   marketcap: (r) => r.marketCap,
@@ -23,17 +23,29 @@ const SORT_VALUE: Record<Sort, (r: MarketRow) => bigint> = {
   volume: (r) => r.volumeAll,
 };
 
-type RegistryRow = {
+export type RegistryRow = {
   mint: string; creator: string; vault: string; image_url: string; description: string; template: string;
   status: string; state: string; available_usd: number; last_action: { kind: string; text: string; at: string } | null;
   links: Record<string, string>; dbc_pool: string; config: string; hidden: boolean;
+  /** the agent's own name; null when the operator gave none */
+  name: string | null; presence: string; traits: string[];
   lamports: bigint | null; usdc_atoms: bigint | null;
 };
 
 
 /** Newest/biggest first; ties broken by mint, descending, so pages never overlap. */
 export async function listAgents(deps: PublicDeps, q: { sort: Sort; category?: string; q?: string; limit: number; cursor?: string }) {
-  const position = decodeCursor(`agents:${q.sort}`, q.cursor, CURSOR_POSITIONS.agents);
+  const { rows, nextCursor } = await boardPage(deps, "agents", q);
+  return { items: await toAgents(deps, rows, false), nextCursor };
+}
+
+/**
+ * One page of public coins from the market board: filtered (`category`, `q`: coin name,
+ * ticker, agent name or an exact mint), sorted, after the cursor. `list` names the list
+ * the cursor belongs to (a cursor of one list is refused by another).
+ */
+export async function boardPage(deps: PublicDeps, list: string, q: { sort: Sort; category?: string; q?: string; limit: number; cursor?: string }) {
+  const position = decodeCursor(`${list}:${q.sort}`, q.cursor, CURSOR_POSITIONS.agents);
   const value = SORT_VALUE[q.sort];
   const needle = q.q?.toLowerCase();
   const after = position ? { v: BigInt(position[0]), m: position[1] } : null;
@@ -48,10 +60,9 @@ export async function listAgents(deps: PublicDeps, q: { sort: Sort; category?: s
     const va = value(a), vb = value(b);
     return va === vb ? (a.mint < b.mint ? 1 : a.mint > b.mint ? -1 : 0) : va < vb ? 1 : -1;
   });
-  const shown = page.slice(0, q.limit);
-  const items = await toAgents(deps, shown, false);
-  const last = shown.at(-1);
-  return { items, nextCursor: page.length > q.limit && last ? encodeCursor(`agents:${q.sort}`, [value(last).toString(), last.mint]) : null };
+  const rows = page.slice(0, q.limit);
+  const last = rows.at(-1);
+  return { rows, nextCursor: page.length > q.limit && last ? encodeCursor(`${list}:${q.sort}`, [value(last).toString(), last.mint]) : null };
 }
 
 /** The first n of items under cmp, without sorting everything. */
@@ -77,41 +88,39 @@ function topN<T>(items: T[], n: number, cmp: (a: T, b: T) => number): T[] {
  * spec lets a cache keep it) or, for a coin the board has not seen yet, read directly.
  */
 export async function getAgent(deps: PublicDeps, mint: string) {
-  const onBoard = await deps.board.get(mint);
-  const rows = onBoard ? [onBoard].filter((r) => !r.hidden) : (await readMarketRows(deps.ch, mint)).filter((r) => !r.hidden);
-  if (rows.length === 0) throw notFound(`no public agent with mint ${mint}`);
-  const [agent] = await toAgents(deps, rows, true);
+  const [agent] = await toAgents(deps, [await publicMarketRow(deps, mint)], true);
   if (!agent) throw notFound(`no public agent with mint ${mint}`);
   return agent;
 }
 
+/** A public coin's market row: from the board, or read directly for a coin the board has not seen yet; 404 when hidden or unknown. */
+export async function publicMarketRow(deps: PublicDeps, mint: string): Promise<MarketRow> {
+  const row = (await deps.board.get(mint)) ?? (await readMarketRows(deps.ch, mint))[0];
+  if (!row || row.hidden) throw notFound(`no public agent with mint ${mint}`);
+  return row;
+}
+
+/** The registry of record's rows (Postgres) of these coins, with their vaults' balances. */
+export async function registryRows(deps: PublicDeps, mints: string[]): Promise<Map<string, RegistryRow>> {
+  const rows = await deps.sql<RegistryRow[]>`
+      SELECT a.mint, a.creator, a.vault, a.image_url, a.description, a.template, a.status, a.state, a.available_usd,
+             a.last_action, a.links, a.dbc_pool, a.config, a.hidden, a.name, a.presence, a.traits, w.lamports, w.usdc_atoms
+      FROM agents a LEFT JOIN wallet_balances w ON w.address = a.vault
+      WHERE a.mint IN ${deps.sql(mints)}`;
+  return new Map(rows.map((r) => [r.mint, r]));
+}
+
+/** SOL/USD now, else the last known price, else 0 (USD fields then read 0). */
+export async function solUsdNow(deps: Pick<PublicDeps, "price">): Promise<number> {
+  return ((await deps.price.current()) ?? deps.price.lastKnown())?.usd ?? 0;
+}
+
 async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean) {
   if (rows.length === 0) return [];
-  const mints = rows.map((r) => r.mint);
-  const [registry, sol] = await Promise.all([
-    deps.sql<RegistryRow[]>`
-      SELECT a.mint, a.creator, a.vault, a.image_url, a.description, a.template, a.status, a.state, a.available_usd,
-             a.last_action, a.links, a.dbc_pool, a.config, a.hidden, w.lamports, w.usdc_atoms
-      FROM agents a LEFT JOIN wallet_balances w ON w.address = a.vault
-      WHERE a.mint IN ${deps.sql(mints)}`,
-    deps.price.current().then((p) => p ?? deps.price.lastKnown()),
-  ]);
-  const reg = new Map(registry.map((r) => [r.mint, r]));
-  const solUsd = sol?.usd ?? 0;
-
+  const [reg, solUsd] = await Promise.all([registryRows(deps, rows.map((r) => r.mint)), solUsdNow(deps)]);
   return rows.flatMap((row) => {
     const a = reg.get(row.mint);
     if (!a || a.hidden) return [];
-    const cfg = deps.configs.byAddress.get(a.config);
-    const quoteDecimals = cfg?.quote.decimals ?? 9;
-    const priceSol = row.tradedPriceSol ?? priceFromSqrt(row.sqrtPrice, row.decimals, quoteDecimals);
-    const mcapLamports = row.marketCap;
-    const volume24h = row.volume24h;
-    const dammPool = row.dammPool;
-    const threshold = row.migrationThreshold || cfg?.migrationQuoteThreshold || 0n;
-    const reserve = row.venue === "dbc" ? row.quoteReserve : 0n;
-    const progressPct = dammPool ? 100 : threshold > 0n ? Math.min(100, Number((reserve * 10000n) / threshold) / 100) : 0;
-    const change24hPct = row.priceDayAgo ? round((priceSol / row.priceDayAgo - 1) * 100, 4) : null;
     return [
       {
         mint: row.mint,
@@ -127,22 +136,7 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
         createdAt: new Date(row.createdMs).toISOString(),
         creator: a.creator,
         agentUrl: `${deps.publicBaseUrl}/agents/${row.mint}`,
-        market: {
-          priceSol,
-          priceUsd: priceSol * solUsd,
-          priceQuote: cfg?.quote.kind === "stock" ? priceSol : null,
-          marketCapSol: formatUnits(mcapLamports, 9),
-          marketCapUsd: lamportsToUsd(mcapLamports, solUsd),
-          volume24hSol: formatUnits(volume24h, 9),
-          volume24hUsd: lamportsToUsd(volume24h, solUsd),
-          change24hPct,
-          holders: null,
-          progressPct,
-          graduated: Boolean(dammPool),
-          pool: dammPool ?? a.dbc_pool,
-          lastTradeAt: row.lastAt ? new Date(row.lastAt * 1000).toISOString() : null,
-          quote: quoteOf(cfg),
-        },
+        market: marketOf(deps.configs, row, a, solUsd),
         budget: {
           availableUsd: a.available_usd,
           wallet: {
@@ -155,6 +149,36 @@ async function toAgents(deps: PublicDeps, rows: MarketRow[], withLinks: boolean)
       },
     ];
   });
+}
+
+/** An agent's (and a coin's) `market` object: one function, so both APIs give the same figures. */
+export function marketOf(configs: ConfigRegistry, row: MarketRow, a: Pick<RegistryRow, "config" | "dbc_pool">, solUsd: number) {
+  const cfg = configs.byAddress.get(a.config);
+  const quoteDecimals = cfg?.quote.decimals ?? 9;
+  const priceSol = row.tradedPriceSol ?? priceFromSqrt(row.sqrtPrice, row.decimals, quoteDecimals);
+  const mcapLamports = row.marketCap;
+  const volume24h = row.volume24h;
+  const dammPool = row.dammPool;
+  const threshold = row.migrationThreshold || cfg?.migrationQuoteThreshold || 0n;
+  const reserve = row.venue === "dbc" ? row.quoteReserve : 0n;
+  const progressPct = dammPool ? 100 : threshold > 0n ? Math.min(100, Number((reserve * 10000n) / threshold) / 100) : 0;
+  const change24hPct = row.priceDayAgo ? round((priceSol / row.priceDayAgo - 1) * 100, 4) : null;
+  return {
+    priceSol,
+    priceUsd: priceSol * solUsd,
+    priceQuote: cfg?.quote.kind === "stock" ? priceSol : null,
+    marketCapSol: formatUnits(mcapLamports, 9),
+    marketCapUsd: lamportsToUsd(mcapLamports, solUsd),
+    volume24hSol: formatUnits(volume24h, 9),
+    volume24hUsd: lamportsToUsd(volume24h, solUsd),
+    change24hPct,
+    holders: null,
+    progressPct,
+    graduated: Boolean(dammPool),
+    pool: dammPool ?? a.dbc_pool,
+    lastTradeAt: row.lastAt ? new Date(row.lastAt * 1000).toISOString() : null,
+    quote: quoteOf(cfg),
+  };
 }
 
 function quoteOf(cfg: PlatformConfig | undefined) {

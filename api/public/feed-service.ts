@@ -64,7 +64,7 @@ export function tradeItem(t: TradeRow, solUsd: number, stock: QuoteInfo | undefi
   };
 }
 
-type ActivityRow = { mint: string; at_ms: string; id: string; kind: string; text: string; body: string | null; data: string; links: string };
+export type ActivityRow = { mint: string; at_ms: string; id: string; kind: string; text: string; body: string | null; data: string; links: string };
 
 /**
  * Activity of one agent (mint) or of all; trades join in only when `kinds` asks for them.
@@ -74,11 +74,27 @@ type ActivityRow = { mint: string; at_ms: string; id: string; kind: string; text
  */
 export async function listActivity(deps: PublicDeps, mint: string | null, q: { kinds?: string[]; limit: number; cursor?: string }) {
   const kinds = (q.kinds ?? DEFAULT_ACTIVITY_KINDS) as ActivityKind[];
-  const list = `activity:${mint ?? "*"}:${[...kinds].sort().join(",")}`;
-  const pos = decodeCursor(list, q.cursor, CURSOR_POSITIONS.activity);
+  const { rows, agents, nextCursor } = await activityPage(deps, "activity", mint, { kinds, limit: q.limit, cursor: q.cursor });
+  const summary = (m: string) => {
+    const a = agents.get(m);
+    return a && { name: a.name, symbol: a.symbol, imageUrl: a.imageUrl, category: a.category };
+  };
+  return { items: rows.map((r) => activityItem(r, summary(r.mint), deps.configs)), nextCursor };
+}
+
+/**
+ * One page of stored activity and trades, newest first, with the public agents it names
+ * (an agent hidden between the reads is dropped; the cursor still follows the rows read).
+ * `list` names the list its cursors belong to; 404 for a hidden or unknown agent (`mint`).
+ */
+export async function activityPage(deps: PublicDeps, list: string, mint: string | null, q: { kinds: readonly string[]; limit: number; cursor?: string }) {
+  const kinds = q.kinds;
+  const key = `${list}:${mint ?? "*"}:${[...kinds].sort().join(",")}`;
+  const pos = decodeCursor(key, q.cursor, CURSOR_POSITIONS.activity);
   const stored = kinds.filter((k) => k !== "trade");
   const parts: string[] = [];
-  // the global feed leaves hidden agents out in the query itself, so its pages stay full
+  // the global feed leaves hidden agents out in the query itself, so its pages stay full;
+  // its trades come from `trade_feed` (keyed by time: the newest are read from the end)
   const hidden = mint ? [] : await hiddenMints(deps);
   const mintFilter = mint ? "mint = {mint:String}" : hidden.length ? "mint NOT IN {hidden:Array(String)}" : "1";
   if (stored.length)
@@ -91,10 +107,11 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
                   concat('trade:', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner)) AS id, 'trade' AS kind,
                   concat(side, ' ', toString(amount_quote), ' ', toString(amount_base), ' ', toString(base_decimals), ' ', trader, ' ', quote_mint) AS text,
                   CAST(NULL, 'Nullable(String)') AS body, '' AS data, signature AS links
-                FROM trades WHERE ${mintFilter} ${pos ? "AND (at_ms, id) < ({pa:Int64}, {pi:String})" : ""}
-                ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC"}
+                ${mint ? "FROM trades" : "FROM trade_feed"} WHERE ${mintFilter}
+                ${pos ? `AND (at_ms, id) < ({pa:Int64}, {pi:String})${mint ? "" : " AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC')"}` : ""}
+                ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC"}
                 LIMIT {inner_limit:UInt32}`);
-  if (parts.length === 0) return { items: [], nextCursor: null };
+  if (parts.length === 0) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
   // the agent check (Postgres, which also gives the agent's summary) runs beside the read; a 404 drops the read's answer
   const [agent, rows] = await Promise.all([
     mint ? publicAgentSummary(deps, mint) : null,
@@ -108,17 +125,20 @@ export async function listActivity(deps: PublicDeps, mint: string | null, q: { k
   const page = rows.slice(0, q.limit);
   const agents = agent && mint ? new Map([[mint, { hidden: false, summary: agent }]]) : await agentRows(deps, [...new Set(page.map((r) => r.mint))]);
   const last = page.at(-1);
+  const shown = new Map([...agents].filter(([, a]) => !a.hidden).map(([m, a]) => [m, a.summary]));
   return {
-    // an agent hidden between the two reads is dropped here; the cursor still follows the rows read
-    items: page.filter((r) => !agents.get(r.mint)?.hidden).map((r) => activityItem(r, agents.get(r.mint)?.summary, deps.configs)),
-    nextCursor: rows.length > q.limit && last ? encodeCursor(list, [Number(last.at_ms), last.id]) : null,
+    rows: page.filter((r) => !agents.get(r.mint)?.hidden),
+    agents: shown,
+    nextCursor: rows.length > q.limit && last ? encodeCursor(key, [Number(last.at_ms), last.id]) : null,
   };
 }
 
+/** What a feed item says of its agent: its display name (own name, else the coin's), and the rest. */
+export type AgentSummary = { name: string; symbol: string; imageUrl: string; category: string; template: string; presence: string };
 type Summary = { name: string; symbol: string; imageUrl: string; category: string };
 
 /** An agent's summary for its own trades or feed; 404 when there is no public agent with this mint. */
-async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<Summary> {
+async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<AgentSummary> {
   const agent = (await agentRows(deps, [mint])).get(mint);
   if (!agent || agent.hidden) throw notFound(`no public agent with mint ${mint}`);
   return agent.summary;
@@ -129,14 +149,17 @@ async function hiddenMints(deps: PublicDeps): Promise<string[]> {
   return (await deps.sql<{ mint: string }[]>`SELECT mint FROM agents WHERE hidden`).map((r) => r.mint);
 }
 
-async function agentRows(deps: PublicDeps, mints: string[]): Promise<Map<string, { hidden: boolean; summary: Summary }>> {
+async function agentRows(deps: PublicDeps, mints: string[]): Promise<Map<string, { hidden: boolean; summary: AgentSummary }>> {
   if (mints.length === 0) return new Map();
-  const rows = await deps.sql<{ mint: string; hidden: boolean; name: string; symbol: string; image_url: string; category: string }[]>`
-    SELECT mint, hidden, COALESCE(NULLIF(name, ''), coin_name) AS name, symbol, image_url, category FROM agents WHERE mint IN ${deps.sql(mints)}`;
-  return new Map(rows.map((r) => [r.mint, { hidden: r.hidden, summary: { name: r.name, symbol: r.symbol, imageUrl: r.image_url, category: r.category } }]));
+  const rows = await deps.sql<{ mint: string; hidden: boolean; name: string; symbol: string; image_url: string; category: string; template: string; presence: string }[]>`
+    SELECT mint, hidden, COALESCE(NULLIF(name, ''), coin_name) AS name, symbol, image_url, category, template, presence FROM agents WHERE mint IN ${deps.sql(mints)}`;
+  return new Map(
+    rows.map((r) => [r.mint, { hidden: r.hidden, summary: { name: r.name, symbol: r.symbol, imageUrl: r.image_url, category: r.category, template: r.template, presence: r.presence } }]),
+  );
 }
 
-function activityItem(r: ActivityRow, agent: Summary | undefined, configs: ConfigRegistry) {
+/** An activity item of the Data API; the Application API's feed item is built from it. */
+export function activityItem(r: ActivityRow, agent: Summary | undefined, configs: ConfigRegistry) {
   const base = { id: r.id, kind: r.kind, at: new Date(Number(r.at_ms)).toISOString(), mint: r.mint, agent: agent ?? null };
   if (r.kind !== "trade") {
     return { ...base, text: r.text, body: r.body, data: JSON.parse(r.data || "{}"), links: JSON.parse(r.links || "{}") };

@@ -16,7 +16,7 @@ export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 /** Without `kinds`: everything but trades and the agent's raw thinking. */
 export const DEFAULT_ACTIVITY_KINDS = ACTIVITY_KINDS.filter((k) => k !== "trade" && k !== "thinking");
 
-const intInRange = (min: number, max: number, fallback: number) =>
+export const intInRange = (min: number, max: number, fallback: number) =>
   v.optional(
     v.pipe(
       v.string(),
@@ -27,8 +27,8 @@ const intInRange = (min: number, max: number, fallback: number) =>
     ),
     String(fallback),
   );
-const cursor = v.optional(v.pipe(v.string(), v.maxLength(512, "is not a cursor this API gave out")));
-const base58Mint = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 mint address"));
+export const cursor = v.optional(v.pipe(v.string(), v.maxLength(512, "is not a cursor this API gave out")));
+export const base58Mint = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 mint address"));
 
 export const AgentsQuery = v.object({
   sort: v.optional(v.picklist(SORTS, `must be one of ${SORTS.join(", ")}`), "new"),
@@ -40,20 +40,19 @@ export const AgentsQuery = v.object({
 
 export const TradesQuery = v.object({ limit: intInRange(1, 100, 30), cursor });
 
-export const ActivityQuery = v.object({
-  kinds: v.optional(
+/** `kinds`: a comma list of `allowed`, read as one order without repeats (the same feed is one cache entry whatever order it was asked in). */
+export const kindsParam = (allowed: readonly string[]) =>
+  v.optional(
     v.pipe(
       v.string(),
       v.transform((s) => s.split(",").map((k) => k.trim()).filter(Boolean)),
       v.minLength(1, "must list at least one kind"),
-      v.check((ks) => ks.every((k) => (ACTIVITY_KINDS as readonly string[]).includes(k)), `must be a comma list of ${ACTIVITY_KINDS.join(", ")}`),
-      // one order, no repeats: the same feed is one cache entry whatever order it was asked in
+      v.check((ks) => ks.every((k) => allowed.includes(k)), `must be a comma list of ${allowed.join(", ")}`),
       v.transform((ks) => [...new Set(ks)].sort()),
     ),
-  ),
-  limit: intInRange(1, 50, 20),
-  cursor,
-});
+  );
+
+export const ActivityQuery = v.object({ kinds: kindsParam(ACTIVITY_KINDS), limit: intInRange(1, 50, 20), cursor });
 
 export const MintParam = v.object({ mint: base58Mint });
 

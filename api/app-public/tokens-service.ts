@@ -1,0 +1,97 @@
+/**
+ * Coins of the Application API: the list, one coin, its candles. Built on the Data API's
+ * market board and registry reads, so a coin's `market` is the Data API agent's `market`,
+ * and the same coins are visible (hidden agents are absent / 404).
+ */
+import { formatUnits } from "../../ingest/contract/market-math";
+import type { ConfigRegistry } from "../../ingest/contract/configs";
+import { boardPage, marketOf, publicMarketRow, registryRows, solUsdNow, type PublicDeps, type RegistryRow } from "../public/agents-service";
+import type { MarketRow } from "../public/market-sql";
+import { notFound } from "../errors";
+
+/** Newest/biggest first (`trending`: by 24 h volume), ties by mint; cursors of this list only. */
+export async function listTokens(deps: PublicDeps, q: { sort: "new" | "marketcap" | "trending"; q?: string; limit: number; cursor?: string }) {
+  const { rows, nextCursor } = await boardPage(deps, "tokens", q);
+  return { items: await toCoins(deps, rows), nextCursor };
+}
+
+export async function getToken(deps: PublicDeps, mint: string) {
+  const [coin] = await toCoins(deps, [await publicMarketRow(deps, mint)]);
+  if (!coin) throw notFound(`no platform coin with mint ${mint}`);
+  return coin;
+}
+
+/** 404 unless the coin is public (on the board, not hidden in the directory or the registry). */
+export async function assertPublicCoin(deps: PublicDeps, mint: string): Promise<void> {
+  await publicMarketRow(deps, mint);
+  const a = (await registryRows(deps, [mint])).get(mint);
+  if (!a || a.hidden) throw notFound(`no platform coin with mint ${mint}`);
+}
+
+async function toCoins(deps: PublicDeps, rows: MarketRow[]) {
+  if (rows.length === 0) return [];
+  const [reg, solUsd] = await Promise.all([registryRows(deps, rows.map((r) => r.mint)), solUsdNow(deps)]);
+  return rows.flatMap((row) => {
+    const a = reg.get(row.mint);
+    return !a || a.hidden ? [] : [coinOf(deps.configs, row, a, solUsd)];
+  });
+}
+
+/**
+ * A coin: `pool` is the pool it was launched in (the DBC pool, fixed for life);
+ * `market.pool` is where it trades now (the DAMM v2 pool once graduated). `agent` is null
+ * while the agent is still forming (its launch not yet seen on-chain); its `name` is ""
+ * when the operator gave none.
+ */
+export function coinOf(configs: ConfigRegistry, row: MarketRow, a: RegistryRow, solUsd: number) {
+  return {
+    mint: row.mint,
+    name: row.coin_name,
+    symbol: row.symbol,
+    imageUrl: a.image_url,
+    description: a.description,
+    creator: a.creator,
+    pool: a.dbc_pool,
+    createdAt: new Date(row.createdMs).toISOString(),
+    market: marketOf(configs, row, a, solUsd),
+    agent: a.state === "forming" ? null : { name: a.name ?? "", template: a.template, presence: a.presence, traits: Array.isArray(a.traits) ? a.traits.map(String) : [] },
+  };
+}
+
+type CandleRow = { t: number; open: number; high: number; low: number; close: number; volume: string; trades: string };
+
+/**
+ * OHLCV of one coin, curve and DAMM v2 trades in one series, oldest first: the one-minute
+ * candles (`candles_1m`) merged into buckets of `step` seconds in ClickHouse. Open and
+ * close are the first and last trade in chain order (slot, instruction); intervals
+ * without trades are left out.
+ */
+export async function candles(deps: PublicDeps, mint: string, w: { interval: string; step: number; from: number; to: number }) {
+  const [, rows] = await Promise.all([
+    assertPublicCoin(deps, mint),
+    w.from >= w.to
+      ? []
+      : deps.ch.query<CandleRow>(
+          `SELECT intDiv(toUnixTimestamp(minute), {step:UInt32}) * {step:UInt32} AS t,
+             argMinMerge(open) AS open, max(high) AS high, min(low) AS low, argMaxMerge(close) AS close,
+             toString(sum(volume_sol)) AS volume, toString(sum(trades)) AS trades
+           FROM candles_1m
+           WHERE mint = {mint:String} AND minute >= toDateTime({from:UInt32}, 'UTC') AND minute < toDateTime({to:UInt32}, 'UTC')
+           GROUP BY t ORDER BY t`,
+          { mint, step: w.step, from: w.from, to: w.to },
+        ),
+  ]);
+  return {
+    mint,
+    interval: w.interval,
+    items: rows.map((c) => ({
+      time: new Date(Number(c.t) * 1000).toISOString(),
+      open: c.open,
+      high: c.high,
+      low: c.low,
+      close: c.close,
+      volumeSol: formatUnits(BigInt(c.volume), 9),
+      trades: Number(c.trades),
+    })),
+  };
+}
