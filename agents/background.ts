@@ -1,7 +1,8 @@
 /**
  * The agents' background work that follows the chain: vault balances (their
  * `budget.wallet`), coin metadata of coins found on-chain, and the launch tracker
- * that turns confirmed launches into agents. Run by the all-in-one process and by
+ * that turns confirmed launches into agents, and the SOL price history (the current price
+ * written to ClickHouse once a minute, infra/sol-price/history.ts). Run by the all-in-one process and by
  * the `agents` process; each job runs once at a time (noOverlap), and the tracker
  * once across processes (advisory lock).
  */
@@ -13,6 +14,9 @@ import type { SolanaRpc } from "../infra/solana-rpc";
 import { refreshWalletBalances, USDC_MINT } from "./wallets";
 import { refreshCoinMetadata, type CoinMetadataResolver } from "./metadata";
 import { scheduleLaunchTracker } from "./launch-tracker";
+import type { ClickHouse } from "../infra/clickhouse/client";
+import type { SolPriceService } from "../infra/sol-price";
+import { recordSolPrice } from "../infra/sol-price/history";
 
 /** What the launch tracker needs of the Launch API (the composition root builds it); no chain: no tracker. */
 type TrackerDeps = Parameters<typeof scheduleLaunchTracker>[0];
@@ -30,6 +34,8 @@ export function startAgentBackground(o: {
   simulated: boolean;
   /** resolves coin metadata instead of fetching it (the simulator's coins) */
   metadataResolver?: CoinMetadataResolver;
+  /** records the SOL price of each minute (every process running these jobs writes; the table keeps one row per minute) */
+  priceHistory?: { ch: ClickHouse; price: SolPriceService };
 }): BackgroundJobs {
   const { config, sql, rpc, log } = o;
   const tasks: { name: string; task: ScheduledTask }[] = [];
@@ -52,6 +58,11 @@ export function startAgentBackground(o: {
         options: { maxBytes: 256 * 1024, timeoutMs: 5000, allowLoopback: config.allowLoopbackFetch, ipfsGateway: config.ipfsGateway },
       }),
     );
+  const history = o.priceHistory;
+  if (history)
+    every("sol-price-history", "1 * * * * *", async () => {
+      if (!(await recordSolPrice(history))) log.warn("sol-price-history: no SOL price source answered; this minute stays a gap");
+    });
   if (o.launches.chain) tasks.push({ name: "launch-tracker", task: scheduleLaunchTracker({ sql, chain: o.launches.chain, service: o.launches.service, log: log.child({ stage: "launch-tracker" }) }) });
   return { names: tasks.map((t) => t.name), stop: () => tasks.forEach((t) => t.task.stop()) };
 }

@@ -1,19 +1,22 @@
 /**
  * The agents process (scaled mode, `agents/main.ts`): the agents' background work
  * (agents/background.ts): vault balances, coin metadata, and the launch tracker that turns
- * confirmed launches into agents. Health, readiness and metrics on PORT. Run one or more:
+ * confirmed launches into agents, the SOL price history. Health, readiness and metrics on PORT. Run one or more:
  * each job skips work another process holds (advisory lock) or that is not due yet.
  */
 import type { Config } from "../../infra/config";
 import type { Logger } from "../../infra/log";
 import { startAgentBackground } from "../../agents/background";
 import { healthServer, openPlatform, processHandle } from "../boot";
-import { enginesReady, launchPlatform } from "../wiring";
+import { enginesReady, launchPlatform, priceSources } from "../wiring";
+import { createSolPriceService } from "../../infra/sol-price";
 
 export async function startAgents(config: Config, log: Logger) {
   const { pg, ch, engines, step, rpc, configs, simConfigs } = await openPlatform(config, log);
   const launches = launchPlatform(config, engines, configs, rpc, log);
-  const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null });
+  // the SOL price history: the same sources as the API (the simulated price when the simulator plays the chain)
+  const price = createSolPriceService(priceSources(config, rpc, { simulator: simConfigs !== null }), log.child({ stage: "price" }));
+  const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null, priceHistory: { ch, price } });
   const server = await step(`listening on port ${config.port}`, () =>
     healthServer(config.port, () => enginesReady(engines), () => `# TYPE acp_agents_jobs gauge\nacp_agents_jobs ${jobs.names.length}\n`, config.metrics.token),
   );
