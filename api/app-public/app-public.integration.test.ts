@@ -11,11 +11,12 @@ import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
 import { formatUnits } from "../../ingest/contract/market-math";
 import { INTERVALS } from "./model";
+import { recordedSolPrices } from "../../infra/sol-price/history";
 
 const UNKNOWN = "So11111111111111111111111111111111111111112";
 const COIN_KEYS = ["agent", "createdAt", "creator", "description", "imageUrl", "market", "mint", "name", "pool", "symbol"];
 const FEED_KEYS = ["agent", "at", "body", "data", "id", "kind", "links", "mint"];
-const CANDLE_KEYS = ["close", "high", "low", "open", "time", "trades", "volumeSol"];
+const CANDLE_KEYS = ["close", "closeUsd", "high", "highUsd", "low", "lowUsd", "open", "openUsd", "time", "trades", "volumeSol", "volumeUsd"];
 
 type Platform = Awaited<ReturnType<typeof testPlatform>>;
 
@@ -46,26 +47,52 @@ async function ledgerCandles(p: Platform, mint: string, step: number) {
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
     return false;
   };
-  const buckets = new Map<number, { first: bigint[]; last: bigint[]; open: number; close: number; high: number; low: number; lamports: bigint; trades: number }>();
+  // the SOL price of each minute: the last recorded at or before it (null before the first)
+  const prices = (await p.engines.ch.query<{ m: number; usd: number }>("SELECT toUnixTimestamp(minute) AS m, usd FROM sol_price_1m FINAL ORDER BY minute")).map((r) => ({ m: Number(r.m), usd: r.usd }));
+  const priceAt = (minute: number) => prices.findLast((r) => r.m <= minute)?.usd ?? null;
+  type Minute = { high: number; low: number; lamports: bigint };
+  const buckets = new Map<number, { first: bigint[]; last: bigint[]; open: number; close: number; high: number; low: number; lamports: bigint; trades: number; openMinute: number; closeMinute: number; minutes: Map<number, Minute> }>();
   for (const x of trades) {
     const t = Math.floor(Number(x.t) / step) * step;
+    const minute = Math.floor(Number(x.t) / 60) * 60;
     const k = key(x);
     const b = buckets.get(t);
     if (!b) {
-      buckets.set(t, { first: k, last: k, open: x.price, close: x.price, high: x.price, low: x.price, lamports: BigInt(x.lamports), trades: 1 });
+      const minutes = new Map([[minute, { high: x.price, low: x.price, lamports: BigInt(x.lamports) }]]);
+      buckets.set(t, { first: k, last: k, open: x.price, close: x.price, high: x.price, low: x.price, lamports: BigInt(x.lamports), trades: 1, openMinute: minute, closeMinute: minute, minutes });
       continue;
     }
-    if (before(k, b.first)) (b.first = k), (b.open = x.price);
-    if (before(b.last, k)) (b.last = k), (b.close = x.price);
+    if (before(k, b.first)) (b.first = k), (b.open = x.price), (b.openMinute = minute);
+    if (before(b.last, k)) (b.last = k), (b.close = x.price), (b.closeMinute = minute);
     b.high = Math.max(b.high, x.price);
     b.low = Math.min(b.low, x.price);
     b.lamports += BigInt(x.lamports);
     b.trades++;
+    const m = b.minutes.get(minute);
+    if (!m) b.minutes.set(minute, { high: x.price, low: x.price, lamports: BigInt(x.lamports) });
+    else (m.high = Math.max(m.high, x.price)), (m.low = Math.min(m.low, x.price)), (m.lamports += BigInt(x.lamports));
   }
+  // USD: each SOL value times the price of its own minute; null when a minute of the candle has no price
+  const usd = (b: typeof buckets extends Map<number, infer B> ? B : never) => {
+    const ms = [...b.minutes.entries()].map(([m, v]) => ({ ...v, usd: priceAt(m) }));
+    if (ms.some((m) => m.usd === null)) return { openUsd: null, highUsd: null, lowUsd: null, closeUsd: null, volumeUsd: null };
+    return {
+      openUsd: b.open * priceAt(b.openMinute)!,
+      highUsd: Math.max(...ms.map((m) => m.high * m.usd!)),
+      lowUsd: Math.min(...ms.map((m) => m.low * m.usd!)),
+      closeUsd: b.close * priceAt(b.closeMinute)!,
+      volumeUsd: ms.reduce((sum, m) => sum + Number(m.lamports) * m.usd!, 0) / 1e9,
+    };
+  };
   return [...buckets.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([t, b]) => ({ time: new Date(t * 1000).toISOString(), open: b.open, high: b.high, low: b.low, close: b.close, volumeSol: formatUnits(b.lamports, 9), trades: b.trades }));
+    .map(([t, b]) => ({ time: new Date(t * 1000).toISOString(), open: b.open, high: b.high, low: b.low, close: b.close, volumeSol: formatUnits(b.lamports, 9), trades: b.trades, ...usd(b) }));
 }
+
+const lamports = (sol: string) => {
+  const [whole, frac = ""] = sol.split(".");
+  return BigInt(whole! + frac.padEnd(9, "0"));
+};
 
 /** Every candle of a coin from `since`, paged forward with `from` (1,000 at most per call). */
 async function apiCandles(p: Platform, mint: string, interval: string, since: number, until: number) {
@@ -351,6 +378,32 @@ describe("Application API public reads on two days of simulated traffic", () => 
     for (let i = 0; i < count; i += 250) expect((await p.postWebhook(sim.next(250))).status).toBe(200);
     mints = sim.state().pools.map((x) => x.mint);
     graduated = sim.state().pools.filter((x) => x.graduated).map((x) => x.mint);
+    // a SOL price history that starts 12 h into the traffic (earlier candles: USD null), with
+    // every 5th minute missing (a gap: the previous minute's price); halves, so sums are exact
+    const first = Math.floor((start + 12 * 3600) / 60) * 60;
+    const history = [];
+    for (let m = first, i = 0; m < now + 120; m += 60, i++) if (i % 5 !== 4) history.push({ minute: m, usd: 140 + (i % 37) * 0.5, source: "exchange", recorded_at: m });
+    await p.engines.ch.insert("sol_price_1m", history);
+  });
+
+  test("candles in USD: each minute at its own SOL price, a missing minute at the one before, null before the first price", async () => {
+    const mint = mints[0]!;
+    const got = await apiCandles(p, mint, "1m", start - 60, Math.floor(Date.now() / 1000) + 60);
+    const recorded = new Map((await recordedSolPrices(p.engines.ch, 0, 2 ** 32 - 1)).map((r) => [r.minute, r.usd]));
+    const firstPrice = Math.min(...recorded.keys());
+    const before = got.filter((c) => Date.parse(c.time) / 1000 < firstPrice);
+    const inGap = got.filter((c) => Date.parse(c.time) / 1000 > firstPrice && !recorded.has(Date.parse(c.time) / 1000));
+    const priced = got.filter((c) => recorded.has(Date.parse(c.time) / 1000));
+    expect(before.length * inGap.length * priced.length).toBeGreaterThan(0);
+    for (const c of before) expect([c.openUsd, c.highUsd, c.lowUsd, c.closeUsd, c.volumeUsd]).toEqual([null, null, null, null, null]);
+    for (const c of priced) {
+      const usd = recorded.get(Date.parse(c.time) / 1000)!;
+      expect([c.openUsd, c.highUsd, c.lowUsd, c.closeUsd, c.volumeUsd]).toEqual([c.open * usd, c.high * usd, c.low * usd, c.close * usd, (Number(lamports(c.volumeSol)) * usd) / 1e9]);
+    }
+    for (const c of inGap) {
+      const usd = recorded.get(Date.parse(c.time) / 1000 - 60)!; // the minute before is recorded (gaps are one minute)
+      expect([c.openUsd, c.closeUsd]).toEqual([c.open * usd, c.close * usd]);
+    }
   });
 
   test("every coin's market equals the Data API agent's", async () => {

@@ -58,13 +58,31 @@ export function coinOf(configs: ConfigRegistry, row: MarketRow, a: RegistryRow, 
   };
 }
 
-type CandleRow = { t: number; open: number; high: number; low: number; close: number; volume: string; trades: string };
+type CandleRow = {
+  t: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: string;
+  trades: string;
+  openUsd: number | null;
+  highUsd: number | null;
+  lowUsd: number | null;
+  closeUsd: number | null;
+  volumeUsd: number | null;
+};
 
 /**
  * OHLCV of one coin, curve and DAMM v2 trades in one series, oldest first: the one-minute
  * candles (`candles_1m`) merged into buckets of `step` seconds in ClickHouse. Open and
  * close are the first and last trade in chain order (slot, instruction); intervals
- * without trades are left out.
+ * without trades are left out. USD: each minute joined with its SOL price
+ * (`sol_price_1m`, the last recorded at or before the minute: ASOF JOIN, which needs an
+ * equality column, hence the constant `k`); open × the price of the bucket's first
+ * minute, close × its last, high/low the extremes of each minute's high/low × its price,
+ * volume the sum of each minute's SOL volume × its price. Null when a minute of the
+ * bucket has no price at or before it.
  */
 export async function candles(deps: PublicDeps, mint: string, w: { interval: string; step: number; from: number; to: number }) {
   const [, rows] = await Promise.all([
@@ -72,12 +90,26 @@ export async function candles(deps: PublicDeps, mint: string, w: { interval: str
     w.from >= w.to
       ? []
       : deps.ch.query<CandleRow>(
-          `SELECT intDiv(toUnixTimestamp(minute), {step:UInt32}) * {step:UInt32} AS t,
-             argMinMerge(open) AS open, max(high) AS high, min(low) AS low, argMaxMerge(close) AS close,
-             toString(sum(volume_sol)) AS volume, toString(sum(trades)) AS trades
-           FROM candles_1m
-           WHERE mint = {mint:String} AND minute >= toDateTime({from:UInt32}, 'UTC') AND minute < toDateTime({to:UInt32}, 'UTC')
-           GROUP BY t ORDER BY t`,
+          `SELECT t, open, high, low, close, toString(volume_sol) AS volume, toString(trade_count) AS trades,
+             if(priced, open * open_price, NULL) AS openUsd, if(priced, high_usd, NULL) AS highUsd, if(priced, low_usd, NULL) AS lowUsd,
+             if(priced, close * close_price, NULL) AS closeUsd, if(priced, volume_usd / 1e9, NULL) AS volumeUsd
+           FROM (
+             SELECT intDiv(toUnixTimestamp(c.minute), {step:UInt32}) * {step:UInt32} AS t,
+               argMinMerge(c.open) AS open, max(c.high) AS high, min(c.low) AS low, argMaxMerge(c.close) AS close,
+               sum(c.volume_sol) AS volume_sol, sum(c.trades) AS trade_count,
+               countIf(isNull(p.usd)) = 0 AS priced,
+               argMin(ifNull(p.usd, 0), c.minute) AS open_price, argMax(ifNull(p.usd, 0), c.minute) AS close_price,
+               max(c.high * ifNull(p.usd, 0)) AS high_usd, min(c.low * ifNull(p.usd, 0)) AS low_usd,
+               sum(toFloat64(c.volume_sol) * ifNull(p.usd, 0)) AS volume_usd
+             FROM (
+               SELECT 0 AS k, minute, open, high, low, close, volume_sol, trades FROM candles_1m
+               WHERE mint = {mint:String} AND minute >= toDateTime({from:UInt32}, 'UTC') AND minute < toDateTime({to:UInt32}, 'UTC')
+             ) AS c
+             ASOF LEFT JOIN (SELECT 0 AS k, minute, usd FROM sol_price_1m FINAL) AS p ON c.k = p.k AND c.minute >= p.minute
+             GROUP BY t
+           )
+           ORDER BY t
+           SETTINGS join_use_nulls = 1`,
           { mint, step: w.step, from: w.from, to: w.to },
         ),
   ]);
@@ -92,6 +124,11 @@ export async function candles(deps: PublicDeps, mint: string, w: { interval: str
       close: c.close,
       volumeSol: formatUnits(BigInt(c.volume), 9),
       trades: Number(c.trades),
+      openUsd: c.openUsd,
+      highUsd: c.highUsd,
+      lowUsd: c.lowUsd,
+      closeUsd: c.closeUsd,
+      volumeUsd: c.volumeUsd,
     })),
   };
 }
