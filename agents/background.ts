@@ -35,7 +35,7 @@ export function startAgentBackground(o: {
   /** resolves coin metadata instead of fetching it (the simulator's coins) */
   metadataResolver?: CoinMetadataResolver;
   /** records the SOL price of each minute (every process running these jobs writes; the table keeps one row per minute) */
-  priceHistory?: { ch: ClickHouse; price: SolPriceService };
+  priceHistory?: { ch: ClickHouse; price: SolPriceService; simulated?: boolean };
 }): BackgroundJobs {
   const { config, sql, rpc, log } = o;
   const tasks: { name: string; task: ScheduledTask }[] = [];

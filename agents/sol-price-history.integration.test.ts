@@ -8,7 +8,7 @@ import { testEngines } from "../infra/testing/engines";
 import { createLogger } from "../infra/log";
 import { loadConfig } from "../infra/config";
 import { migrateClickhouse } from "../infra/migrate";
-import { createSolPriceService, type PriceSource } from "../infra/sol-price";
+import { createSolPriceService, simulatedSource, type PriceSource } from "../infra/sol-price";
 import { recordSolPrice, recordedSolPrices } from "../infra/sol-price/history";
 import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
 import { startAgentBackground, type LaunchTracking } from "./background";
@@ -35,6 +35,15 @@ describe("SOL price history", () => {
     await ch.command("OPTIMIZE TABLE sol_price_1m FINAL");
     const [n] = await ch.query<{ n: string }>("SELECT toString(count()) AS n FROM sol_price_1m WHERE minute = toDateTime({m:UInt32}, 'UTC')", { m: T0 / 1000 });
     expect(n!.n).toBe("1");
+  });
+
+  test("the demo's simulated price is recorded as simulated", async () => {
+    const { ch } = await testEngines();
+    const minute = T0 / 1000 + 30 * 60;
+    const price = createSolPriceService([simulatedSource(7)], log, 0);
+    const row = await recordSolPrice({ ch, price, nowMs: minute * 1000, simulated: true });
+    expect(row).toEqual({ minute, usd: expect.any(Number), source: "simulated" });
+    expect(await recordedSolPrices(ch, minute, minute + 60)).toEqual([row!]);
   });
 
   test("no source answers: nothing is written (a gap, not a zero); a later source in the list is used", async () => {

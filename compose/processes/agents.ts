@@ -15,8 +15,10 @@ export async function startAgents(config: Config, log: Logger) {
   const { pg, ch, engines, step, rpc, configs, simConfigs } = await openPlatform(config, log);
   const launches = launchPlatform(config, engines, configs, rpc, log);
   // the SOL price history: the same sources as the API (the simulated price when the simulator plays the chain)
-  const price = createSolPriceService(priceSources(config, rpc, { simulator: simConfigs !== null }), log.child({ stage: "price" }));
-  const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null, priceHistory: { ch, price } });
+  const sources = priceSources(config, rpc, { simulator: simConfigs !== null });
+  const price = createSolPriceService(sources, log.child({ stage: "price" }));
+  const priceHistory = { ch, price, simulated: sources.some((s) => s.simulated) };
+  const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null, priceHistory });
   const server = await step(`listening on port ${config.port}`, () =>
     healthServer(config.port, () => enginesReady(engines), () => `# TYPE acp_agents_jobs gauge\nacp_agents_jobs ${jobs.names.length}\n`, config.metrics.token),
   );

@@ -60,7 +60,7 @@ export async function startAllInOne(given: Config, log: Logger) {
     simulated: simConfigs !== null,
     // the simulator's coins get their images and descriptions through the coin-metadata job
     metadataResolver: simConfigs ? simulatedMetadataResolver(platform.launches.media) : undefined,
-    priceHistory: { ch, price },
+    priceHistory: { ch, price, simulated: priceSimulated },
   });
 
   let simulator: ReturnType<typeof startSimulatorPosting> | null = null;

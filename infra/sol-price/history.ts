@@ -2,6 +2,8 @@
  * The SOL price history: once a minute, the price service's current price is written
  * to ClickHouse `sol_price_1m` (migration 0008) under its minute. No source answering
  * means no row (a gap the readers fill with the previous minute's price, never a zero).
+ * The demo's simulated price is recorded with source `simulated` (the API reports it as
+ * `aggregator`), so a history made in a demo is never taken for a market's.
  */
 import type { ClickHouse } from "../clickhouse/client";
 import type { SolPriceService } from "./index";
@@ -13,11 +15,11 @@ export type RecordedPrice = { minute: number; usd: number; source: string };
  * `nowMs`. Returns the row written, or null when no source answered. A minute written
  * twice keeps one row (ReplacingMergeTree keyed by minute, the later write wins).
  */
-export async function recordSolPrice(o: { ch: ClickHouse; price: SolPriceService; nowMs?: number }): Promise<RecordedPrice | null> {
+export async function recordSolPrice(o: { ch: ClickHouse; price: SolPriceService; nowMs?: number; simulated?: boolean }): Promise<RecordedPrice | null> {
   const nowMs = o.nowMs ?? Date.now();
   const p = await o.price.current();
   if (!p || !Number.isFinite(p.usd) || p.usd <= 0) return null;
-  const row = { minute: Math.floor(nowMs / 60_000) * 60, usd: p.usd, source: p.source };
+  const row = { minute: Math.floor(nowMs / 60_000) * 60, usd: p.usd, source: o.simulated ? "simulated" : p.source };
   await o.ch.insert("sol_price_1m", [{ ...row, recorded_at: Math.floor(nowMs / 1000) }]);
   return row;
 }
