@@ -17,6 +17,7 @@ import type { ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
 import type { FactTable } from "./rows";
 import { markedInFlight } from "./in-flight";
+import type { SignatureAt } from "../ingest/contract/bus";
 
 type Row = Record<string, unknown>;
 
@@ -67,7 +68,8 @@ export async function newRowsOnly<R extends Row>(ch: ClickHouse, table: FactTabl
   return existing.size ? unique.filter((r) => !existing.has(rowKey(r))) : unique;
 }
 
-export type SignatureAt = { signature: string; slot: number };
+/** The contract's (ingest/contract/bus.ts): what backfill and reconciliation ask about. */
+export type { SignatureAt };
 
 /**
  * Slots further apart than this are looked up separately: the ledger is keyed by
