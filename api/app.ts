@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import { Registry } from "prom-client";
-import { errorHandler, ApiError } from "./errors";
+import { errorHandler, errorStatus } from "./errors";
 import { publicRoutes, type DataApiDeps } from "./public";
 import { appPublicRoutes } from "./app-public";
 import { ingestRoutes, type IngestDeps } from "./ingest";
@@ -78,12 +78,7 @@ export function createApp(deps: AppDeps) {
 
 /** The status a request was answered with, as errors/index.ts maps errors. */
 function statusOf(ctx: { error?: unknown; code?: unknown; set: { status?: unknown }; responseValue?: unknown }): number {
-  if ("error" in ctx && ctx.error !== undefined) {
-    if (ctx.error instanceof ApiError) return ctx.error.status;
-    if (ctx.code === "NOT_FOUND") return 404;
-    if (ctx.code === "PARSE" || ctx.code === "VALIDATION") return 400;
-    return 500;
-  }
+  if ("error" in ctx && ctx.error !== undefined) return errorStatus(ctx.error, ctx.code);
   if (ctx.responseValue instanceof Response) return ctx.responseValue.status;
   return typeof ctx.set.status === "number" ? ctx.set.status : 200;
 }

@@ -57,6 +57,14 @@ const PUBLIC_CORS = { "access-control-allow-origin": "*" };
 /** Paths any browser origin may read: the Data API and the Application API's public reads (their errors carry CORS too). */
 const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons)(\/|$)/;
 
+/** The status an error is answered with (the one mapping; the latency histogram reads it too). */
+export function errorStatus(error: unknown, code: unknown): number {
+  if (error instanceof ApiError) return error.status;
+  if (code === "NOT_FOUND") return 404;
+  if (code === "PARSE" || code === "VALIDATION") return 400;
+  return 500;
+}
+
 export const errorHandler = (log: { error(m: string, f?: Record<string, unknown>): void }) =>
   new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code, request }) => {
     const cors = PUBLIC_READS.test(new URL(request.url).pathname) ? PUBLIC_CORS : {};
