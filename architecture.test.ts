@@ -1,5 +1,5 @@
 /**
- * Which way the arrows run (ARCHITECTURE.md): imports point down only. Entry points
+ * Which way the arrows run (README.md "Layout"): imports point down only. Entry points
  * (`main.ts` files) and the composition root (`compose/`) build everything and may
  * import anything; tests may too. Every other file is held to its floor:
  * - `infra/` is the ground floor and imports nothing of the product;

@@ -171,9 +171,7 @@ export type Config = Readonly<{
 export class ConfigError extends Error {}
 
 /** Keys whose values are never echoed, even when invalid (URLs may carry passwords). */
-const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL"]);
-
-SECRET_KEYS.add("METRICS_TOKEN");
+const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL", "METRICS_TOKEN"]);
 
 /** Parses an environment (process.env by default) into a Config or throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

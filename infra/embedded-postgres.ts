@@ -161,8 +161,12 @@ function postgresAlive(pid: number): boolean {
   }
   if (!existsSync(`/proc/${pid}`)) return true; // no /proc (macOS): alive is all we know
   // an exited server nobody reaped (a zombie, where PID 1 does not reap) is gone; a reused pid is not a server
-  const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
-  return state !== "Z" && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
+    return state !== "Z" && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+  } catch {
+    return false; // it exited between the checks
+  }
 }
 
 /**
@@ -180,7 +184,7 @@ function flockFn(): ((fd: number, op: number) => number) | null {
     const lib = dlopen(process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so.6", { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });
     flock = (fd, op) => lib.symbols.flock(fd, op);
   } catch {
-    flock = null; // no flock here: no ownership check, as before
+    flock = null; // no flock here: no ownership check, and no orphan is ever stopped
   }
   return flock;
 }
@@ -290,7 +294,8 @@ export async function runEmbeddedPostgres(o: EmbeddedPostgresOptions): Promise<E
 async function runOwned(o: EmbeddedPostgresOptions, stateRoot: string, user: RunAs, owner: { release(): void }): Promise<EmbeddedServer> {
   const native = reachableNative(user, o.nativeDir ?? installedNativeDir(), stateRoot, o.log);
   const dataDir = reachableData(user, o.dir, stateRoot, o.log);
-  await stopOrphan(dataDir, o.log);
+  // Without flock nothing tells an orphan from a server another service still uses: never stop one then.
+  if (flockFn()) await stopOrphan(dataDir, o.log);
   const fresh = !existsSync(join(dataDir, "PG_VERSION"));
   if (fresh) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });

@@ -129,7 +129,7 @@ export function planRows(batch: BatchPlan, replayed: readonly { key: string; fac
   };
 }
 
-export function dedupeBy<T>(items: readonly T[], key: (t: T) => string): T[] {
+function dedupeBy<T>(items: readonly T[], key: (t: T) => string): T[] {
   const seen = new Map<string, T>();
   for (const i of items) if (!seen.has(key(i))) seen.set(key(i), i);
   return [...seen.values()];

@@ -4,7 +4,7 @@
  */
 import * as v from "valibot";
 import { intInRange, cursor, kindsParam } from "../public/model";
-import { validationError } from "../errors";
+import { issueMessage, validationError } from "../errors";
 
 export { MintParam, TradesQuery } from "../public/model";
 
@@ -67,7 +67,7 @@ export const CandlesQuery = v.object({
  */
 export function parseCandlesQuery(query: unknown, nowSeconds: number) {
   const r = v.safeParse(CandlesQuery, query, { abortEarly: false, abortPipeEarly: true });
-  const problems = r.success ? [] : r.issues.map((i) => ({ field: v.getDotPath(i) ?? "query", message: i.message }));
+  const problems = r.success ? [] : r.issues.map((i) => ({ field: v.getDotPath(i) ?? "query", message: issueMessage(i) }));
   const interval = r.success ? r.output.interval : "1h";
   const step = INTERVALS[interval];
   const given = r.success ? r.output : { from: undefined, to: undefined };

@@ -105,7 +105,11 @@ export async function candles(deps: PublicDeps, mint: string, w: { interval: str
                SELECT 0 AS k, minute, open, high, low, close, volume_sol, trades FROM candles_1m
                WHERE mint = {mint:String} AND minute >= toDateTime({from:UInt32}, 'UTC') AND minute < toDateTime({to:UInt32}, 'UTC')
              ) AS c
-             ASOF LEFT JOIN (SELECT 0 AS k, minute, usd FROM sol_price_1m FINAL) AS p ON c.k = p.k AND c.minute >= p.minute
+             ASOF LEFT JOIN (
+               -- the window's prices, and a day before it for a candle's first minutes (not the whole history)
+               SELECT 0 AS k, minute, usd FROM sol_price_1m FINAL
+               WHERE minute >= toDateTime({from:UInt32}, 'UTC') - INTERVAL 1 DAY AND minute < toDateTime({to:UInt32}, 'UTC')
+             ) AS p ON c.k = p.k AND c.minute >= p.minute
              GROUP BY t
            )
            ORDER BY t

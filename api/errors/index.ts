@@ -41,7 +41,7 @@ export function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknow
 }
 
 /** valibot's words for a missing or unknown key are about its types; say what a person fixes. */
-function issueMessage(i: v.BaseIssue<unknown>): string {
+export function issueMessage(i: v.BaseIssue<unknown>): string {
   const objectType = i.kind === "schema" && (i.type === "object" || i.type === "strict_object" || i.type === "loose_object");
   if (objectType && i.type === "strict_object" && i.expected === "never") return "is not a field of this request";
   if (objectType && i.received === "undefined" && i.expected?.startsWith('"')) return "is required";

@@ -8,23 +8,10 @@ import { Elysia } from "elysia";
 import { MintParam, QuoteRequestSchema } from "./model";
 import { poolState, quote, type Answer, type PoolDeps } from "./service";
 import { ApiError, parseOrThrow } from "../errors";
-import { tooManyRequests, type ClientLimiter } from "../public/rate-limit";
-import type { ClientAddressOf } from "../public/client-address";
+import { CORS, NOT_FOUND_SECONDS, takeFromBudget, type ClientBudget } from "../public/http";
 
-export type PoolRouteDeps = PoolDeps & {
-  /** the Data API's per-client request budget, shared (null = no limit) */
-  limiter?: ClientLimiter | null;
-  clientOf?: ClientAddressOf;
-};
+export type PoolRouteDeps = PoolDeps & ClientBudget;
 
-const CORS = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "GET, HEAD, OPTIONS",
-  "access-control-allow-headers": "*",
-  "access-control-max-age": "86400",
-};
-/** How long a shared cache may keep a 404 (as the Data API's). */
-const NOT_FOUND_SECONDS = 3;
 const ROUTES = /^\/v1\/tokens\/[^/]+\/(pool|quote)$/;
 
 export const poolRoutes = (deps: PoolRouteDeps) => {
@@ -49,11 +36,7 @@ export const poolRoutes = (deps: PoolRouteDeps) => {
       if (!ROUTES.test(path)) return;
       Object.assign(set.headers, CORS);
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
-      if (!deps.limiter || !deps.clientOf) return;
-      const client = deps.clientOf(server?.requestIP(request)?.address ?? (server ? "" : null), request.headers.get("x-forwarded-for"));
-      if (client === null) return;
-      const taken = deps.limiter.take(client);
-      if (!taken.ok) throw tooManyRequests(taken.retryAfterSeconds);
+      takeFromBudget(deps, request, server);
     })
     .get("/:mint/pool", ({ params, set }) => {
       const { mint } = parseOrThrow(MintParam, params);

@@ -26,7 +26,7 @@ export type DataApiDeps = PublicDeps &
 /** The SOL price as both APIs answer it: the first source that answers, or 503 with Retry-After. */
 export async function solPriceAnswer(deps: Pick<PublicDeps, "price">, set: { headers: Record<string, string | number> }) {
   const price = await deps.price.current();
-  if (!price) throw new ApiError(503, "PRICE_UNAVAILABLE", "no SOL/USD price source answers right now; retry in a few seconds", undefined, { "retry-after": "3", ...CORS });
+  if (!price) throw new ApiError(503, "PRICE_UNAVAILABLE", "no SOL/USD price source answers right now; retry in a few seconds", undefined, { "retry-after": "3" });
   set.headers["cache-control"] = `public, max-age=${CACHE_SECONDS.price}`;
   return price;
 }

@@ -51,11 +51,6 @@ export async function runChild(argv: string[], opts: Parameters<typeof spawnChil
   }
 }
 
-/** Children still running. */
-export function liveChildren(): number {
-  return live.size;
-}
-
 /** Stops every child still running (the global test teardown). */
 export async function stopAllChildren(): Promise<void> {
   await Promise.all([...live].map((proc) => stopChild(proc, "SIGTERM", 5_000)));

@@ -93,10 +93,7 @@ export function createWebhookApi(o: {
       {
         ...(o.retry ?? HELIUS_RETRY),
         shouldRetry: (err) => !(err instanceof HeliusApiError) || err.retryable,
-        // p-retry reports every failure, also the ones it will not retry: only tell of real retries
-        onRetry: (err, attempt, left) => {
-          if (left > 0 && (!(err instanceof HeliusApiError) || err.retryable)) o.onRetry?.((err as Error).message, attempt, left);
-        },
+        onRetry: (err, attempt, left) => o.onRetry?.((err as Error).message, attempt, left),
       },
     );
   };
