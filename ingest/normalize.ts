@@ -3,7 +3,7 @@
  * encoding) into ChainTransaction. Input comes from the network: everything is checked,
  * and anything malformed is reported as a reason instead of thrown.
  */
-import type { ChainTransaction, Instruction, OuterInstruction } from "./transaction";
+import type { ChainTransaction, Instruction, OuterInstruction, TokenBalanceDelta } from "./transaction";
 import { decodeBase58 } from "./decoders/base58";
 
 export type NormalizeResult = { ok: true; tx: ChainTransaction } | { ok: false; reason: string };
@@ -68,6 +68,31 @@ function failure(o: Obj, field: string, what: string): boolean {
   return o[field] !== null;
 }
 
+/** A decimal integer string (token amounts are strings: u64 does not fit a JSON number). */
+function atoms(v: unknown, what: string, signed: boolean): bigint {
+  if (typeof v !== "string" || !(signed ? /^-?[0-9]{1,20}$/ : /^[0-9]{1,20}$/).test(v)) fail(`${what}: expected an integer string`);
+  return BigInt(v);
+}
+
+function lamports(v: unknown, what: string): bigint {
+  if (typeof v !== "number" || !Number.isSafeInteger(v)) fail(`${what}: expected an integer`);
+  return BigInt(v);
+}
+
+function decimals(v: unknown, what: string): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > 255) fail(`${what}: expected decimals 0-255`);
+  return v;
+}
+
+/** `v`, or [] when the source left the field out (older payloads and test doubles do) */
+function optionalList(v: unknown, what: string): unknown[] {
+  return v === undefined || v === null ? [] : arr(v, what);
+}
+
+function fee(v: unknown, what: string): number {
+  return v === undefined || v === null ? 0 : uint(v, what);
+}
+
 function wrap(build: () => ChainTransaction): NormalizeResult {
   try {
     return { ok: true, tx: build() };
@@ -112,11 +137,45 @@ function enhancedOuter(v: unknown, what: string): OuterInstruction {
   return { programId, accounts, data, inner };
 }
 
+/** accountData[]: each account's nativeBalanceChange and its tokenBalanceChanges (deltas, signed) */
+function enhancedBalances(e: Obj): Pick<ChainTransaction, "tokenBalances" | "nativeBalances"> {
+  const tokenBalances: TokenBalanceDelta[] = [];
+  const nativeBalances: ChainTransaction["nativeBalances"] = [];
+  const list = optionalList(e.accountData, "accountData");
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i];
+    const what = `accountData[${i}]`;
+    if (!isObj(a)) fail(`${what}: expected an object`);
+    const account = address(a.account, `${what}.account`);
+    const native = a.nativeBalanceChange === undefined ? 0n : lamports(a.nativeBalanceChange, `${what}.nativeBalanceChange`);
+    if (native !== 0n) nativeBalances.push({ account, delta: native });
+    const changes = optionalList(a.tokenBalanceChanges, `${what}.tokenBalanceChanges`);
+    for (let j = 0; j < changes.length; j++) {
+      const c = changes[j];
+      const cw = `${what}.tokenBalanceChanges[${j}]`;
+      if (!isObj(c)) fail(`${cw}: expected an object`);
+      if (!isObj(c.rawTokenAmount)) fail(`${cw}.rawTokenAmount: expected an object`);
+      const delta = atoms(c.rawTokenAmount.tokenAmount, `${cw}.rawTokenAmount.tokenAmount`, true);
+      if (delta === 0n) continue;
+      tokenBalances.push({
+        account: address(c.tokenAccount, `${cw}.tokenAccount`),
+        mint: address(c.mint, `${cw}.mint`),
+        owner: address(c.userAccount, `${cw}.userAccount`),
+        delta,
+        decimals: decimals(c.rawTokenAmount.decimals, `${cw}.rawTokenAmount.decimals`),
+      });
+    }
+  }
+  return { tokenBalances, nativeBalances };
+}
+
 function enhanced(e: Obj): ChainTransaction {
   const ixs = arr(e.instructions, "instructions");
   const instructions: OuterInstruction[] = new Array(ixs.length);
   for (let i = 0; i < ixs.length; i++) instructions[i] = enhancedOuter(ixs[i], `instructions[${i}]`);
   return {
+    ...enhancedBalances(e),
+    fee: fee(e.fee, "fee"),
     signature: str(e.signature, "signature"),
     slot: uint(e.slot, "slot"),
     blockTime: time(e.timestamp, "timestamp"),
@@ -171,6 +230,56 @@ function rawInstruction(keys: string[], v: unknown, what: string): Instruction {
   return { programId, accounts, data: instructionData(v.data, what) };
 }
 
+type RawTokenBalance = { account: string; mint: string; owner: string; amount: bigint; decimals: number };
+
+function rawTokenBalances(keys: string[], v: unknown, what: string): Map<number, RawTokenBalance> {
+  const out = new Map<number, RawTokenBalance>();
+  const list = optionalList(v, what);
+  for (let i = 0; i < list.length; i++) {
+    const b = list[i];
+    const bw = `${what}[${i}]`;
+    if (!isObj(b)) fail(`${bw}: expected an object`);
+    const index = uint(b.accountIndex, `${bw}.accountIndex`);
+    const account = keyAt(keys, index);
+    if (account === undefined) fail(`${bw}.accountIndex: account index out of range`);
+    if (!isObj(b.uiTokenAmount)) fail(`${bw}.uiTokenAmount: expected an object`);
+    out.set(index, {
+      account,
+      mint: address(b.mint, `${bw}.mint`),
+      // owner is absent in responses of very old RPC versions; an empty owner is never a holder
+      owner: b.owner === undefined ? "" : address(b.owner, `${bw}.owner`),
+      amount: atoms(b.uiTokenAmount.amount, `${bw}.uiTokenAmount.amount`, false),
+      decimals: decimals(b.uiTokenAmount.decimals, `${bw}.uiTokenAmount.decimals`),
+    });
+  }
+  return out;
+}
+
+/** meta's pre/post balances as deltas, in account-index order */
+function rawBalances(keys: string[], meta: Obj): Pick<ChainTransaction, "tokenBalances" | "nativeBalances"> {
+  const pre = rawTokenBalances(keys, meta.preTokenBalances, "meta.preTokenBalances");
+  const post = rawTokenBalances(keys, meta.postTokenBalances, "meta.postTokenBalances");
+  const tokenBalances: TokenBalanceDelta[] = [];
+  for (const index of [...new Set([...pre.keys(), ...post.keys()])].sort((a, b) => a - b)) {
+    const before = pre.get(index);
+    const after = post.get(index);
+    const seen = (after ?? before)!;
+    const delta = (after?.amount ?? 0n) - (before?.amount ?? 0n);
+    if (delta !== 0n) tokenBalances.push({ account: seen.account, mint: seen.mint, owner: after?.owner || before?.owner || "", delta, decimals: seen.decimals });
+  }
+  const nativeBalances: ChainTransaction["nativeBalances"] = [];
+  const preSol = optionalList(meta.preBalances, "meta.preBalances");
+  const postSol = optionalList(meta.postBalances, "meta.postBalances");
+  if (preSol.length && postSol.length) {
+    if (preSol.length !== postSol.length) fail("meta.preBalances: length differs from meta.postBalances");
+    for (let i = 0; i < preSol.length && i < keys.length; i++) {
+      const delta = lamports(postSol[i], `meta.postBalances[${i}]`) - lamports(preSol[i], `meta.preBalances[${i}]`);
+      if (delta !== 0n) nativeBalances.push({ account: keys[i]!, delta });
+    }
+  }
+  return { tokenBalances, nativeBalances };
+}
+
 function raw(r: Obj): ChainTransaction {
   if (!isObj(r.transaction)) fail("transaction: expected an object (json encoding, not base64)");
   if (!isObj(r.meta)) fail("meta: expected an object");
@@ -207,6 +316,8 @@ function raw(r: Obj): ChainTransaction {
     feePayer: keys[0]!,
     failed: failure(meta, "err", "meta.err"),
     instructions,
+    fee: fee(meta.fee, "meta.fee"),
+    ...rawBalances(keys, meta),
   };
 }
 

@@ -25,4 +25,16 @@ export type ChainTransaction = {
   /** true when the transaction failed on-chain (meta.err / transactionError) */
   failed: boolean;
   instructions: OuterInstruction[];
+  /** the network fee in lamports (0 when the source did not say) */
+  fee: number;
+  /**
+   * Token accounts whose balance moved (post - pre), in the source's order: raw/RPC from
+   * meta.pre/postTokenBalances, enhanced from accountData[].tokenBalanceChanges. Accounts
+   * whose balance did not move are left out.
+   */
+  tokenBalances: TokenBalanceDelta[];
+  /** SOL balance changes (post - pre, fee included) of accounts whose balance moved */
+  nativeBalances: { account: string; delta: bigint }[];
 };
+
+export type TokenBalanceDelta = { account: string; mint: string; owner: string; delta: bigint; decimals: number };

@@ -110,7 +110,11 @@ export function planRows(batch: BatchPlan, replayed: readonly { key: string; fac
     unpark = replayed.map((r) => r.key).filter((k) => !stillParked.has(k));
   }
   const configOf = (f: Fact) =>
-    f.kind === "trade" && f.config ? pools.configs.byAddress.get(f.config) ?? pools.configOfMint(f.mint) : pools.configOfMint(f.mint);
+    f.kind === "trade" && f.config
+      ? pools.configs.byAddress.get(f.config) ?? pools.configOfMint(f.mint)
+      : "mint" in f
+        ? pools.configOfMint(f.mint)
+        : undefined;
   const rows = toRows(accepted, configOf);
   const tables = {} as Record<FactTable, TableWrite<unknown>>;
   for (const table of FACT_TABLES) {

@@ -110,7 +110,54 @@ export type Burn = FactKey & {
   program: "spl-token" | "token-2022";
 };
 
-export type Fact = PoolCreated | Trade | CurveComplete | Migration | FeeClaim | SurplusWithdrawal | Burn;
+/**
+ * A token account's balance moved in a transaction: `post - pre` of the transaction's
+ * token balances (RPC / Helius raw `meta.preTokenBalances` / `postTokenBalances`, Helius
+ * enhanced `accountData[].tokenBalanceChanges`). Not an instruction: keyed by
+ * (signature, ix = the entry's position in ChainTransaction.tokenBalances, inner = -2).
+ */
+export type TokenBalanceChange = FactKey & {
+  kind: "token_balance";
+  mint: string;
+  /** the token account */
+  account: string;
+  /** the wallet that owns the token account */
+  owner: string;
+  /** atoms, signed */
+  delta: bigint;
+  decimals: number;
+};
+
+/** SOL moved by a System Program `transfer` (outer or inner instruction). */
+export type SolTransfer = FactKey & {
+  kind: "sol_transfer";
+  from: string;
+  to: string;
+  lamports: bigint;
+};
+
+/**
+ * The fee payer's SOL balance change in a transaction, the network fee excluded (so a
+ * swap's "SOL spent" is exact whoever signs). Keyed (signature, ix = 0, inner = -3).
+ */
+export type SolBalanceChange = FactKey & {
+  kind: "sol_balance";
+  account: string;
+  /** lamports, signed, fee excluded */
+  delta: bigint;
+};
+
+export type Fact =
+  | PoolCreated
+  | Trade
+  | CurveComplete
+  | Migration
+  | FeeClaim
+  | SurplusWithdrawal
+  | Burn
+  | TokenBalanceChange
+  | SolTransfer
+  | SolBalanceChange;
 
 /** What decoding one transaction yields. */
 export type DecodedTransaction = {

@@ -79,5 +79,8 @@ export function syntheticTx(instructions: OuterInstruction[]): ChainTransaction 
     feePayer: addr(1),
     failed: false,
     instructions,
+    fee: 5000,
+    tokenBalances: [],
+    nativeBalances: [],
   };
 }
