@@ -90,6 +90,18 @@ describe("config", () => {
   });
 });
 
+describe("tokenomics", () => {
+  test("the platform token and the split: defaults, parsed values, every bad value named", () => {
+    expect(loadConfig({}).tokenomics).toEqual({ platformTokenMint: null, split: { vault: 70, creator: 15, platformBurn: 15 } });
+    const c = loadConfig({ PLATFORM_TOKEN_MINT: "GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx", TOKENOMICS_SPLIT: " 60, 20 ,20" });
+    expect(c.tokenomics).toEqual({ platformTokenMint: "GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx", split: { vault: 60, creator: 20, platformBurn: 20 } });
+    expect(() => loadConfig({ PLATFORM_TOKEN_MINT: "0OIl" })).toThrow(/PLATFORM_TOKEN_MINT: must be a base58 address/);
+    expect(() => loadConfig({ TOKENOMICS_SPLIT: "70,15" })).toThrow(/TOKENOMICS_SPLIT: "70,15" must be three whole percentages/);
+    expect(() => loadConfig({ TOKENOMICS_SPLIT: "70,15,5.5" })).toThrow(/TOKENOMICS_SPLIT/);
+    expect(() => loadConfig({ TOKENOMICS_SPLIT: "70,20,15" })).toThrow(/TOKENOMICS_SPLIT: "70,20,15" must sum to 100 \(it sums to 105\)/);
+  });
+});
+
 describe("Data API limits and metrics access", () => {
   test("defaults, parsed values, and bad values named without echoing the token", () => {
     expect(loadConfig({}).dataApi).toEqual({ ratePerMinute: 600, rateBurst: 120, trustedProxies: [] });

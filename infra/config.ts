@@ -115,6 +115,10 @@ const EnvSchema = v.object({
   HELIUS_API_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"), v.check((s) => /^https?:\/\//.test(s), "must start with https:// or http://")), "https://api-mainnet.helius-rpc.com"),
   /** the platform treasury wallet, watched by the webhook too; unset = not watched */
   TREASURY_ADDRESS: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
+  /** the platform token (bought back and burned with the platform's share of fees); unset = tokenomics without a platform token */
+  PLATFORM_TOKEN_MINT: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
+  /** how the treasury splits what it claims, in percent: vault,creator,platformBurn (summing to 100) */
+  TOKENOMICS_SPLIT: v.optional(v.string(), "70,15,15"),
   /** run as root: where the embedded Postgres's binaries and data go when the postgres user cannot reach them (a checkout or DATA_DIR in a private folder); must be durable */
   EMBEDDED_POSTGRES_FALLBACK_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "/var/lib/agent-coin-platform"),
   /** Data API: requests per minute per client address, sustained (429 RATE_LIMITED beyond); 0 = no limit */
@@ -162,6 +166,8 @@ export type Config = Readonly<{
   /** webhook address sync: on when both apiKey and webhookId are set */
   helius: Readonly<{ apiKey: string | null; webhookId: string | null; apiUrl: string }>;
   treasuryAddress: string | null;
+  /** the platform token and the treasury's split (percent) */
+  tokenomics: Readonly<{ platformTokenMint: string | null; split: Readonly<{ vault: number; creator: number; platformBurn: number }> }>;
   dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
   metrics: Readonly<{ token: string | null }>;
   parkedFactsMaxAgeHours: number;
@@ -169,6 +175,15 @@ export type Config = Readonly<{
 }>;
 
 export class ConfigError extends Error {}
+
+/** "vault,creator,platformBurn" percentages, whole numbers summing to 100; a message when not */
+function parseSplit(text: string): { vault: number; creator: number; platformBurn: number } | string {
+  const parts = text.split(",").map((p) => p.trim());
+  if (parts.length !== 3 || !parts.every((p) => /^[0-9]{1,3}$/.test(p))) return `"${text}" must be three whole percentages, vault,creator,platformBurn (e.g. 70,15,15)`;
+  const [vault, creator, platformBurn] = parts.map(Number) as [number, number, number];
+  if (vault + creator + platformBurn !== 100) return `"${text}" must sum to 100 (it sums to ${vault + creator + platformBurn})`;
+  return { vault, creator, platformBurn };
+}
 
 /** Keys whose values are never echoed, even when invalid (URLs may carry passwords). */
 const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL", "METRICS_TOKEN"]);
@@ -197,6 +212,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const sources = e.SOL_PRICE_SOURCES.split(",").map((s) => s.trim()).filter(Boolean);
   const badSource = sources.find((s) => !(PRICE_SOURCES as readonly string[]).includes(s));
   if (badSource) problems.push(`SOL_PRICE_SOURCES: "${badSource}" is not one of ${PRICE_SOURCES.join(", ")}`);
+  const split = parseSplit(e.TOKENOMICS_SPLIT);
+  if (typeof split === "string") problems.push(`TOKENOMICS_SPLIT: ${split}`);
   if (e.IPFS_PIN_TOKEN && !e.IPFS_PIN_URL) problems.push("IPFS_PIN_TOKEN: set IPFS_PIN_URL too, or remove it");
   if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join("\n  ")}`);
 
@@ -242,6 +259,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     helius: Object.freeze({ apiKey: e.HELIUS_API_KEY ?? null, webhookId: e.HELIUS_WEBHOOK_ID ?? null, apiUrl: e.HELIUS_API_URL.replace(/\/+$/, "") }),
     treasuryAddress: e.TREASURY_ADDRESS ?? null,
+    tokenomics: Object.freeze({
+      platformTokenMint: e.PLATFORM_TOKEN_MINT ?? null,
+      split: Object.freeze(typeof split === "string" ? { vault: 70, creator: 15, platformBurn: 15 } : split),
+    }),
     dataApi: Object.freeze({
       ratePerMinute: e.DATA_API_RATE_PER_MINUTE,
       rateBurst: e.DATA_API_RATE_BURST,
