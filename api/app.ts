@@ -1,6 +1,6 @@
 /**
- * The HTTP app: health, the Data API, the Application API's public reads, the Launch API, stored media, the webhook
- * receiver and metrics.
+ * The HTTP app: health, the Data API, the Application API's public reads, wallet sign-in and the signed-in account,
+ * the Launch API, stored media, the webhook receiver and metrics.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -13,6 +13,8 @@ import type { Logger } from "../infra/log";
 import { launchRoutes, type LaunchRouteDeps } from "./launches";
 import { mediaRoutes } from "./media";
 import { poolRoutes, type PoolRouteDeps } from "./pools";
+import { authRoutes, type AuthRouteDeps } from "./auth";
+import { meRoutes, type MeRouteDeps } from "./me";
 import type { MediaStore } from "../infra/media-store";
 import { metricsDenial, metricsDenied } from "../infra/metrics-access";
 import { httpDurationHistogram } from "../pipelines/metrics";
@@ -34,6 +36,10 @@ export type AppDeps = {
   media?: MediaStore | null;
   /** live pool state and quotes (/v1/tokens/:mint/pool, /v1/tokens/:mint/quote) */
   pools?: PoolRouteDeps | null;
+  /** wallet sign-in (/v1/auth/nonce, verify, refresh, logout) */
+  auth?: AuthRouteDeps | null;
+  /** the signed-in account (/v1/me, /v1/me/agents, /v1/me/wallet) */
+  me?: MeRouteDeps | null;
 };
 
 export function createApp(deps: AppDeps) {
@@ -72,7 +78,9 @@ export function createApp(deps: AppDeps) {
     .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia())
     .use(deps.launches ? launchRoutes(deps.launches) : new Elysia())
     .use(deps.media ? mediaRoutes(deps.media) : new Elysia())
-    .use(deps.pools ? poolRoutes(deps.pools) : new Elysia());
+    .use(deps.pools ? poolRoutes(deps.pools) : new Elysia())
+    .use(deps.auth ? authRoutes(deps.auth) : new Elysia())
+    .use(deps.me ? meRoutes(deps.me) : new Elysia());
   return app;
 }
 

@@ -30,6 +30,9 @@ import type { LaunchRouteDeps } from "../api/launches";
 import { refreshDirectory } from "../pipelines/agents-sink";
 import { createPoolReader } from "../api/pools/chain";
 import type { PoolRouteDeps } from "../api/pools";
+import { createAuth, createAuthService, type AuthRouteDeps } from "../api/auth";
+import type { MeRouteDeps } from "../api/me";
+import { createBalanceReader } from "../api/me/wallet";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -112,6 +115,29 @@ export function poolApiDeps(engines: Engines, configs: ConfigRegistry, rpc: Sola
   };
 }
 
+/**
+ * Wallet sign-in and the signed-in account: the sign-in routes, /v1/me, and `auth` (who
+ * calls) for any route that needs the caller's wallet. `now`: tests move the clock.
+ */
+export function signInApiDeps(config: Config, engines: Engines, rpc: SolanaRpc | null, log: Logger, data: DataApiDeps, o: { now?: () => Date } = {}) {
+  const a = config.auth;
+  const service = createAuthService({
+    sql: engines.sql,
+    log: log.child({ stage: "auth" }),
+    settings: { domain: a.domain, uri: a.uri, chainId: config.cluster, accessTtlMs: a.accessTtlMs, refreshTtlMs: a.refreshTtlMs },
+    now: o.now,
+  });
+  const auth = createAuth(service);
+  const routes: AuthRouteDeps = {
+    service,
+    nonceLimiter: a.nonceRatePerMinute > 0 ? createClientLimiter({ perMinute: a.nonceRatePerMinute, burst: a.nonceRatePerMinute }) : null,
+    clientOf: data.clientOf,
+  };
+  const wallet = rpc ? createBalanceReader({ read: async (address) => BigInt((await rpc.getAccountInfos([address]))[0]?.lamports ?? 0) }) : null;
+  const me: MeRouteDeps = { auth, data, wallet, log: log.child({ stage: "me" }) };
+  return { auth, routes, me };
+}
+
 export async function wirePlatform(opts: {
   config: Config;
   log: Logger;
@@ -133,6 +159,7 @@ export async function wirePlatform(opts: {
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
   const data = dataApiDeps(config, engines, configs, price, opts);
+  const signIn = signInApiDeps(config, engines, opts.rpc ?? null, log, data);
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
@@ -143,6 +170,8 @@ export async function wirePlatform(opts: {
     launches: launches.routes,
     media: launches.media,
     pools: poolApiDeps(engines, configs, opts.rpc ?? null, log, data),
+    auth: signIn.routes,
+    me: signIn.me,
   });
-  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync };
+  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth };
 }
