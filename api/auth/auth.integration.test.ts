@@ -291,6 +291,30 @@ describe("tokens: expiry, refresh rotation, logout", () => {
   });
 });
 
+describe("hostile input", () => {
+  test("every edit of a real message, signed by its wallet, and odd bodies and tokens: never a 500", async () => {
+    const w = testWallet();
+    const n = await nonceFor(w);
+    const edits = [(m: string, i: number) => m.slice(0, i) + m.slice(i + 1), ...["\u0000", "\ud800", "\n", "\r", "é", " ", "Nonce: x"].map((c) => (m: string, i: number) => m.slice(0, i) + c + m.slice(i))];
+    const statuses = new Map<number, number>();
+    const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    for (let i = 0; i < n.message.length; i += 5)
+      for (const edit of edits) {
+        const text = edit(n.message, i);
+        const res = await verify(text, w.sign(text));
+        count(res.status);
+        if (res.status === 200) break; // an edit that still reads as the same sign-in (e.g. in the statement) spends the nonce
+      }
+    const bodies: unknown[] = [null, [], "x", 1, { message: 1, signature: [] }, { message: {}, signature: null }, { message: "a".repeat(3000) }, { address: ["x"] }, { refreshToken: "\u0000" }];
+    for (const body of bodies)
+      for (const path of ["nonce", "verify", "refresh", "logout"]) count((await postJson(p.call, `/v1/auth/${path}`, body)).status);
+    for (const token of ["", "acp_at_é", "acp_at_" + "z".repeat(500), "Bearer", "x".repeat(5000)])
+      for (const path of ["/v1/me", "/v1/me/agents", "/v1/me/wallet"]) count((await p.call(path, { headers: { authorization: `Bearer ${token}` } })).status);
+    expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.get(401)! + statuses.get(400)!).toBeGreaterThan(300);
+  });
+});
+
 describe("CORS", () => {
   test("preflight allows Authorization from any origin; answers and errors carry the origin", async () => {
     for (const path of ["/v1/auth/verify", "/v1/me", "/v1/me/agents"]) {

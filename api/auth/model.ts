@@ -23,7 +23,13 @@ export const MAX_MESSAGE_CHARS = 2048;
 export const NonceBody = v.strictObject({ address: WalletAddress });
 
 export const VerifyBody = v.strictObject({
-  message: v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"), v.maxLength(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`)),
+  message: v.pipe(
+    v.string("must be a string"),
+    v.minLength(1, "must not be empty"),
+    v.maxLength(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`),
+    // what a wallet signs is text: NUL or a lone surrogate is no sign-in message (and Postgres text refuses both)
+    v.check((s) => !s.includes("\u0000") && s.isWellFormed(), "must not contain NUL or unpaired surrogate characters"),
+  ),
   signature: v.pipe(v.string("must be a string"), v.check(decodesTo(64), "must be the 64-byte ed25519 signature in base58")),
 });
 

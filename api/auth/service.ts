@@ -105,6 +105,8 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (f.version !== "1") throw unauthorized("MESSAGE_INVALID", `the message's version is ${JSON.stringify(f.version ?? null)}; only version 1 is known`);
     if (!bytesOf(f.address, 32)) throw unauthorized("MESSAGE_INVALID", "the message's address is not a base58 Solana address");
     if (!f.nonce) throw unauthorized("NONCE_INVALID", "the message has no nonce; ask POST /v1/auth/nonce for one");
+    // the grammar's nonce (8+ letters and digits); anything else was never issued, and never reaches SQL
+    if (!/^[A-Za-z0-9]{8,64}$/.test(f.nonce)) throw unauthorized("NONCE_INVALID", "the message's nonce is not one this platform issued");
     if (Number.isNaN(isoMs(f.issuedAt))) throw unauthorized("MESSAGE_INVALID", "the message's Issued At must be an ISO 8601 time");
     const expires = f.expirationTime === undefined ? Infinity : isoMs(f.expirationTime);
     if (Number.isNaN(expires)) throw unauthorized("MESSAGE_INVALID", "the message's Expiration Time must be an ISO 8601 time");
