@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
-import { registryWith, testPlatform } from "../../compose/testing/platform";
+import { callerOf, registryWith, testPlatform } from "../../compose/testing/platform";
 import { bearer, postJson, signIn, testWallet, type TestWallet } from "../../compose/testing/sign-in";
 import { dataApiDeps, signInApiDeps } from "../../compose/wiring";
 import { createApp } from "../app";
@@ -31,17 +31,7 @@ beforeAll(async () => {
   const data = dataApiDeps(p.config, p.engines, configs, createSolPriceService([], log));
   const deps = signInApiDeps(p.config, p.engines, null, log, data, { now: () => new Date(clock.t) });
   const app = createApp({ log, ready: async () => true, data: null, ingest: null, auth: deps.routes, me: deps.me });
-  timed = {
-    call: async (path, init = {}) => {
-      const res = await app.handle(new Request(`http://local${path}`, init));
-      const text = await res.text();
-      let body: any = text;
-      try {
-        body = JSON.parse(text);
-      } catch {}
-      return { status: res.status, headers: res.headers, body };
-    },
-  };
+  timed = { call: callerOf(app) };
 });
 
 const nonceFor = async (w: TestWallet, call = p.call) => {
@@ -361,9 +351,10 @@ describe("requireOperator and authenticate, as other routes use them", () => {
     const mint = testWallet().address;
     await p.engines.sql`INSERT INTO agents (mint, creator, vault, config) VALUES (${mint}, ${creator.address}, ${testWallet().address}, ${CONFIG})`;
     const app = createApp({ log: createLogger("error"), ready: async () => true, data: null, ingest: null }).use(routes());
+    const callApp = callerOf(app);
     const call = async (path: string, headers: Record<string, string> = {}) => {
-      const res = await app.handle(new Request(`http://local${path}`, { headers }));
-      return { status: res.status, body: (await res.json()) as any };
+      const { status, body } = await callApp(path, { headers });
+      return { status, body };
     };
     const mine = await signIn(p.call, creator);
     const theirs = await signIn(p.call, stranger);
