@@ -243,6 +243,26 @@ describe("tokens: expiry, refresh rotation, logout", () => {
     expect(codeOf(await postJson(timed.call, "/v1/auth/refresh", { refreshToken: pair.refreshToken }))).toBe("TOKEN_EXPIRED");
   });
 
+  test("nonces, sessions and spent refresh tokens a day past their end are swept when nonces are issued", async () => {
+    const w = testWallet();
+    const pair = await signIn(timed.call, w);
+    await postJson(timed.call, "/v1/auth/refresh", { refreshToken: pair.refreshToken });
+    const rows = async () => {
+      const [r] = await p.engines.sql`
+        SELECT (SELECT count(*)::int FROM auth_nonces WHERE address = ${w.address}) AS nonces,
+               (SELECT count(*)::int FROM auth_sessions WHERE address = ${w.address}) AS sessions,
+               (SELECT count(*)::int FROM auth_spent_refresh_tokens t JOIN auth_sessions s ON s.id = t.session_id WHERE s.address = ${w.address}) AS spent`;
+      return r;
+    };
+    expect(await rows()).toEqual({ nonces: 1, sessions: 1, spent: 1 });
+    clock.t += 2 * 86_400_000; // the nonce is a day past its end; the session lives on (30 days)
+    await nonceFor(testWallet(), timed.call);
+    expect(await rows()).toEqual({ nonces: 0, sessions: 1, spent: 1 });
+    clock.t += 30 * 86_400_000; // the session's refresh token is a day past its end
+    await nonceFor(testWallet(), timed.call);
+    expect(await rows()).toEqual({ nonces: 0, sessions: 0, spent: 0 });
+  });
+
   test("logout with the access token, or with the refresh token, revokes every token of the session", async () => {
     const a = await signIn(p.call, testWallet());
     const out = await postJson(p.call, "/v1/auth/logout", {}, bearer(a.accessToken));

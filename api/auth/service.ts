@@ -39,7 +39,7 @@ export type AuthServiceDeps = { sql: Sql; log: Logger; settings: SignInSettings;
 
 /** How long a nonce (and the message naming it) can be signed in with. */
 export const NONCE_TTL_MS = 5 * 60_000;
-/** How long used and expired rows are kept before the sweep deletes them (a replay within it is told apart). */
+/** How long used and expired nonces and ended sessions are kept before the sweep deletes them (a replay within it is told apart). */
 const KEEP_SPENT_MS = 24 * 3_600_000;
 
 export type TokenPair = { accessToken: string; refreshToken: string; expiresAt: string; refreshExpiresAt: string; address: string };
@@ -68,6 +68,8 @@ export function createAuthService(deps: AuthServiceDeps) {
     try {
       await sql`DELETE FROM auth_nonces WHERE expires_at < ${before}`;
       await sql`DELETE FROM auth_sessions WHERE refresh_expires_at < ${before} OR revoked_at < ${before}`;
+      // a token spent longer ago than a refresh token lives would be expired anyway: its reuse means nothing more
+      await sql`DELETE FROM auth_spent_refresh_tokens WHERE spent_at < ${new Date(t.getTime() - settings.refreshTtlMs)}`;
     } catch (err) {
       log.warn("sign-in sweep failed", { err: err as Error });
     }
