@@ -132,9 +132,10 @@ export function signInApiDeps(config: Config, engines: Engines, rpc: SolanaRpc |
     service,
     nonceLimiter: a.nonceRatePerMinute > 0 ? createClientLimiter({ perMinute: a.nonceRatePerMinute, burst: a.nonceRatePerMinute }) : null,
     clientOf: data.clientOf,
+    budget: data,
   };
   const wallet = rpc ? createBalanceReader({ read: async (address) => BigInt((await rpc.getAccountInfos([address]))[0]?.lamports ?? 0) }) : null;
-  const me: MeRouteDeps = { auth, data, wallet, log: log.child({ stage: "me" }) };
+  const me: MeRouteDeps = { auth, data, wallet, log: log.child({ stage: "me" }), budget: data };
   return { auth, routes, me };
 }
 

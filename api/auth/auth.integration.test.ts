@@ -340,9 +340,10 @@ describe("CORS", () => {
   });
 });
 
-describe("nonces per client address", () => {
-  test("beyond AUTH_NONCE_RATE_PER_MINUTE from one address: 429 RATE_LIMITED with Retry-After", async () => {
-    const limited = await testPlatform(registryWith([{ role: "launch", address: CONFIG }]), { env: { AUTH_NONCE_RATE_PER_MINUTE: "3" } });
+describe("rates per client address", () => {
+  test("beyond AUTH_NONCE_RATE_PER_MINUTE nonces, or the public reads' budget: 429 RATE_LIMITED with Retry-After", async () => {
+    const env = { AUTH_NONCE_RATE_PER_MINUTE: "3", DATA_API_RATE_PER_MINUTE: "1", DATA_API_RATE_BURST: "6" };
+    const limited = await testPlatform(registryWith([{ role: "launch", address: CONFIG }]), { env });
     const server = limited.app.listen({ port: 0, hostname: "127.0.0.1" });
     try {
       const post = () =>
@@ -353,6 +354,12 @@ describe("nonces per client address", () => {
       expect([...statuses, over.status]).toEqual([200, 200, 200, 429]);
       expect((await over.json()).error.code).toBe("RATE_LIMITED");
       expect(Number(over.headers.get("retry-after"))).toBe(20);
+      // six requests of the budget: four nonces above (the refused one counted), two reads; then 429
+      const read = () => fetch(`http://127.0.0.1:${server.server!.port}/v1/me`);
+      const reads = [(await read()).status, (await read()).status];
+      const refused = await read();
+      expect([...reads, refused.status]).toEqual([401, 401, 429]);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(55);
     } finally {
       await server.stop(true);
     }

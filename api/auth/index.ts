@@ -1,13 +1,14 @@
 /**
  * Wallet sign-in (Sign-In With Solana): POST /v1/auth/nonce, /verify, /refresh, /logout.
  * Any browser origin may call them (bearer tokens, no cookies, so no origin can ride on a
- * user's session); answers are never cached. Nonces are rate-limited per client address.
+ * user's session); answers are never cached. Every request counts against the per-client
+ * budget of the public reads; nonces have a stricter limit of their own.
  * `createAuth` / `requireOperator` (session.ts) are what other routes use.
  */
 import { Elysia } from "elysia";
 import { parseOrThrow, validationError } from "../errors";
 import { readLimited } from "../launches/body";
-import { takeFromBudget } from "../public/http";
+import { takeFromBudget, type ClientBudget } from "../public/http";
 import type { ClientLimiter } from "../public/rate-limit";
 import type { ClientAddressOf } from "../public/client-address";
 import { LogoutBody, NonceBody, RefreshBody, VerifyBody } from "./model";
@@ -40,6 +41,8 @@ export type AuthRouteDeps = {
   /** nonces per client address (AUTH_NONCE_RATE_PER_MINUTE); null = no limit */
   nonceLimiter: ClientLimiter | null;
   clientOf?: ClientAddressOf;
+  /** the per-client request budget every route counts against (the Data API's, DATA_API_RATE_*) */
+  budget?: ClientBudget;
 };
 
 /** A JSON body (within 64 kB); an empty one reads as {} when `emptyIsObject`. */
@@ -56,6 +59,7 @@ async function body(request: Request, emptyIsObject = false): Promise<unknown> {
 export const authRoutes = (deps: AuthRouteDeps) =>
   new Elysia({ prefix: "/v1/auth" })
     .onRequest(signedInCors(/^\/v1\/auth\//))
+    .onBeforeHandle(({ request, server }) => takeFromBudget(deps.budget ?? {}, request, server))
     .post(
       "/nonce",
       async ({ request, server }) => {
