@@ -112,14 +112,18 @@ export async function operatorAgent(deps: Pick<DaemonServiceDeps, "sql">, addres
 
 const blocked = (field: string, reason: string) => new ApiError(422, "FIREWALL_BLOCKED", `${field} was blocked by the safety filter: ${reason}`, { field });
 
-/** Every text the change sets, in body order, through the safety filter: 422 with the first blocked field. */
+/**
+ * Every text the change sets, in body order, through the safety filter: 422 with the first blocked field. The filter
+ * sees them as `persona.<field>` (the names its rules are scoped by: `persona.name`, `persona.*`); the answer names
+ * the field as the body does (`drive`, `traits.1`), like its validation problems.
+ */
 function checkPersonaText(firewall: Firewall, change: PersonaChange): void {
   const fields: { field: string; text: string }[] = [];
-  if (change.name) fields.push({ field: "name", text: change.name });
-  change.traits?.forEach((t, i) => fields.push({ field: `traits.${i}`, text: t }));
-  for (const f of PERSONA_TEXTS) if (change[f]) fields.push({ field: f, text: change[f]! });
+  if (change.name) fields.push({ field: "persona.name", text: change.name });
+  change.traits?.forEach((t, i) => fields.push({ field: `persona.traits.${i}`, text: t }));
+  for (const f of PERSONA_TEXTS) if (change[f]) fields.push({ field: `persona.${f}`, text: change[f]! });
   const hit = firewall.check(fields);
-  if (hit) throw blocked(hit.field, hit.reason);
+  if (hit) throw blocked(hit.field.slice("persona.".length), hit.reason);
 }
 
 export async function putPersona(deps: DaemonServiceDeps, a: AgentRecord, change: PersonaChange) {
@@ -147,8 +151,8 @@ export async function listDirectives(deps: DaemonServiceDeps, a: AgentRecord) {
 
 export async function addDirective(deps: DaemonServiceDeps, a: AgentRecord, d: { kind: string; body: string }) {
   const mint = a.mint;
-  const hit = deps.firewall.check([{ field: "body", text: d.body }]);
-  if (hit) throw blocked(hit.field, hit.reason);
+  const hit = deps.firewall.check([{ field: "directive.body", text: d.body }]);
+  if (hit) throw blocked("body", hit.reason);
   // the line says which kind was added, never its text: directives are the operator's, the stdout is public
   const row = await store.addDirective(deps.sql, mint, d, MAX_ACTIVE_DIRECTIVES, (id) =>
     operatorLine(`The operator added a ${d.kind} directive.`, { change: "directive.added", directiveId: id.toString(), directiveKind: d.kind }),
