@@ -54,8 +54,11 @@ export const respond = (status: number, body: unknown, headers: Record<string, s
 
 /** The one onError: typed errors become their status and code; anything else is a logged 500. */
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
-/** Paths any browser origin may read: the Data API and the Application API's public reads (their errors carry CORS too). */
-const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons)(\/|$)/;
+/**
+ * Paths any browser origin may call (their errors carry CORS too): the Data API, the Application API's public reads,
+ * and its signed-in routes on /daemons and /me (a bearer token, never a cookie, so no origin gets anything for free).
+ */
+const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons|me)(\/|$)/;
 
 /** The status an error is answered with (the one mapping; the latency histogram reads it too). */
 export function errorStatus(error: unknown, code: unknown): number {

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { loadConfig } from "../../infra/config";
 import { createLogger } from "../../infra/log";
 import { wirePlatform } from "../wiring";
+import type { Authenticate } from "../../api/daemons/operator";
 import { createSolPriceService, type PriceSource } from "../../infra/sol-price";
 import { testEngines } from "../../infra/testing/engines";
 import { createSolanaRpc } from "../../infra/solana-rpc";
@@ -31,7 +32,10 @@ export function registryWith(entries: { role: "launch" | "stock" | "legacy"; add
   return configRegistry(entries.map((e) => toPlatformConfig({ role: e.role, address: e.address, ticker: e.ticker ?? null }, pc, 9)));
 }
 
-export async function testPlatform(configs: ConfigRegistry, opts: { solUsd?: number | null; responseCache?: boolean; env?: Record<string, string> } = {}) {
+export async function testPlatform(
+  configs: ConfigRegistry,
+  opts: { solUsd?: number | null; responseCache?: boolean; env?: Record<string, string>; authenticate?: Authenticate } = {},
+) {
   const engines = await testEngines();
   const config = loadConfig({ PUBLIC_BASE_URL: "https://agents.example", SOLANA_CLUSTER: "devnet", SIMULATOR: "off", ...opts.env });
   const sources = opts.solUsd === null ? [] : [fixedPriceSourceTestDouble(opts.solUsd ?? 150)];
@@ -46,6 +50,7 @@ export async function testPlatform(configs: ConfigRegistry, opts: { solUsd?: num
     responseCache: opts.responseCache ?? false,
     boardRefreshMs: 0,
     rpc: config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null,
+    authenticate: opts.authenticate,
   });
   const call = async (path: string, init: RequestInit = {}) => {
     const res = await platform.app.handle(new Request(`http://local${path}`, init));
