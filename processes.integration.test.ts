@@ -93,6 +93,10 @@ describe("scaled-mode processes", () => {
       expect(await agents.json()).toEqual({ items: [], nextCursor: null });
       expect((await fetch(`${base}/v1/public/price/sol`)).status).toBe(503); // no price source configured
       expect((await fetch(`${base}/v1/ingest/helius`, { method: "POST", body: "[]" })).status).toBe(404); // webhooks are the ingest process's
+      expect((await fetch(`${base}/v1/daemons/catalog`)).status).toBe(200);
+      // the production wiring's sign-in: a token it does not know signs nobody in
+      const check = await fetch(`${base}/v1/daemons/${Keypair.generate().publicKey.toBase58()}/check`, { method: "POST", headers: { authorization: "Bearer not-a-token" } });
+      expect([check.status, (await check.json()).error.code]).toEqual([401, "AUTH_REQUIRED"]);
       expect(await stop(api)).toBe(0);
     } finally {
       await stopChild(api);

@@ -4,9 +4,11 @@
  * failed on-chain → failed LAUNCH_FAILED; seen but not confirmed → submitted; unknown to
  * the chain AND past its last valid block height → expired EXPIRED. Never on block height
  * alone: a send whose answer was lost may have landed. Sends refused in preflight are
- * watched for ten minutes in case an earlier send of the same bytes lands. Once a minute,
- * confirmed launches without their agent (a confirmation cut in half before it was one
- * transaction) get it. One run at a time across processes (advisory lock).
+ * watched for ten minutes in case an earlier send of the same bytes lands. The first run
+ * after start also gives confirmed launches without their agent (stored by a version whose
+ * confirmation could stop half-way, before it was one transaction) their agent: a scan of
+ * every confirmed launch, so not on every run. One run at a time across processes
+ * (advisory lock).
  */
 import { schedule, type ScheduledTask } from "node-cron";
 import type { Sql } from "../infra/postgres";
@@ -51,18 +53,15 @@ async function track({ chain, service }: { chain: LaunchChain; service: LaunchSe
   return out;
 }
 
-/** How often the scheduled tracker also repairs confirmed launches without their agent. */
-const REPAIR_EVERY_MS = 60_000;
-
 export function scheduleLaunchTracker(deps: { sql: Sql; chain: LaunchChain; service: LaunchService; log: Logger }, expression = "*/2 * * * * *"): ScheduledTask {
-  let repairedAt = -Infinity;
+  // confirmations are one transaction now: agents can only be missing from before that
+  let repairDone = false;
   return schedule(
     expression,
     () => {
-      const repair = Date.now() - repairedAt >= REPAIR_EVERY_MS;
-      if (repair) repairedAt = Date.now();
-      return trackLaunchesOnce(deps, { repair })
+      return trackLaunchesOnce(deps, { repair: !repairDone })
         .then((r) => {
+          if (r) repairDone = true; // a run another process held (null) repairs nothing here
           if (r && r.confirmed + r.failed + r.expired + r.repaired > 0) deps.log.info("launch tracker", r);
         })
         .catch((err) => deps.log.warn("launch tracker failed", { err: (err as Error).message }));

@@ -1,6 +1,6 @@
 /**
- * The HTTP app: health, the Data API, the Application API's public reads, wallet sign-in and the signed-in account,
- * the Launch API, stored media, the webhook receiver and metrics.
+ * The HTTP app: health, the Data API, the Application API's public reads, the daemon surface, wallet sign-in and the
+ * signed-in account, the Launch API, stored media, the webhook receiver and metrics.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -13,6 +13,7 @@ import type { Logger } from "../infra/log";
 import { launchRoutes, type LaunchRouteDeps } from "./launches";
 import { mediaRoutes } from "./media";
 import { poolRoutes, type PoolRouteDeps } from "./pools";
+import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
 import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
 import type { MediaStore } from "../infra/media-store";
@@ -36,6 +37,8 @@ export type AppDeps = {
   media?: MediaStore | null;
   /** live pool state and quotes (/v1/tokens/:mint/pool, /v1/tokens/:mint/quote) */
   pools?: PoolRouteDeps | null;
+  /** the daemon surface (/v1/daemons/..., /v1/me/console, /v1/me/approvals) */
+  daemons?: DaemonRouteDeps | null;
   /** wallet sign-in (/v1/auth/nonce, verify, refresh, logout) */
   auth?: AuthRouteDeps | null;
   /** the signed-in account (/v1/me, /v1/me/agents, /v1/me/wallet) */
@@ -72,6 +75,7 @@ export function createApp(deps: AppDeps) {
       set.headers["cache-control"] = "no-store";
       return (await registry.metrics()) + ((await deps.metricsText?.()) ?? "");
     })
+    .use(deps.daemons ? daemonRoutes(deps.daemons) : new Elysia())
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads
     .use(deps.data ? appPublicRoutes(deps.data) : new Elysia())

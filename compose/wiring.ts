@@ -33,18 +33,22 @@ import type { PoolRouteDeps } from "../api/pools";
 import { createAuth, createAuthService, type AuthRouteDeps } from "../api/auth";
 import type { MeRouteDeps } from "../api/me";
 import { createBalanceReader } from "../api/me/wallet";
+import type { DaemonRouteDeps } from "../api/daemons";
+import type { Authenticate } from "../api/daemons/operator";
+import type { Firewall } from "../api/firewall/firewall";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
 /** The Launch API: its service (state machine), route deps and media store. Needs SOLANA_RPC_URL and VAULT_ENCRYPTION_KEY to build launches. */
 export function launchPlatform(config: Config, engines: Engines, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger) {
+  const firewall = loadFirewall(config.launch.firewallRulesFile);
   const media = createMediaStore({ dir: join(config.dataDir, "media"), apiBaseUrl: config.apiBaseUrl, pin: config.launch.pin, ipfsGateway: config.ipfsGateway });
   const chain = rpc ? createLaunchChain(rpc.connection) : null;
   const service = createLaunchService({
     sql: engines.sql,
     log: log.child({ stage: "launches" }),
     configs,
-    firewall: loadFirewall(config.launch.firewallRulesFile),
+    firewall,
     media,
     chain,
     connection: rpc?.connection ?? null,
@@ -57,7 +61,7 @@ export function launchPlatform(config: Config, engines: Engines, configs: Config
     onAgentChanged: (mint) => refreshDirectory(engines.sql, engines.ch, configs, [mint]),
   });
   const routes: LaunchRouteDeps = { service, auth: createApiKeyAuth(engines.sql), limiter: createRateLimiter({ perMinute: config.launch.ratePerMinute }), configs };
-  return { service, routes, media, chain };
+  return { service, routes, media, chain, firewall };
 }
 export type LaunchPlatform = ReturnType<typeof launchPlatform>;
 
@@ -139,6 +143,22 @@ export function signInApiDeps(config: Config, engines: Engines, rpc: SolanaRpc |
   return { auth, routes, me };
 }
 
+/** The daemon surface: the Data API's engines, cache, price and client budget; the launches' safety filter; who is signed in (api/auth's `authenticate`). */
+export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firewall, configs: ConfigRegistry, log: Logger, authenticate: Authenticate): DaemonRouteDeps {
+  return {
+    sql: data.sql,
+    price: data.price,
+    models: config.models,
+    firewall,
+    authenticate,
+    log: log.child({ stage: "daemons" }),
+    onAgentChanged: (mint) => refreshDirectory(data.sql, data.ch, configs, [mint]),
+    cache: data.cache,
+    limiter: data.limiter,
+    clientOf: data.clientOf,
+  };
+}
+
 export async function wirePlatform(opts: {
   config: Config;
   log: Logger;
@@ -153,6 +173,8 @@ export async function wirePlatform(opts: {
   decodeWorkers?: number;
   /** the Kafka bus in scaled mode; default: in-process, straight to the sink */
   bus?: Bus;
+  /** who is signed in on the daemon surface (tests pass a test authenticator); default: the wallet sign-in (api/auth) */
+  authenticate?: Authenticate;
 }) {
   const { config, log, engines, configs } = opts;
   const { registry, addressSync, metrics, consumerStats, sink, bus } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
@@ -173,6 +195,7 @@ export async function wirePlatform(opts: {
     pools: poolApiDeps(engines, configs, opts.rpc ?? null, log, data),
     auth: signIn.routes,
     me: signIn.me,
+    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signIn.auth.authenticate),
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth };
 }

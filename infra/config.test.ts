@@ -102,6 +102,27 @@ describe("tokenomics", () => {
   });
 });
 
+describe("model catalog", () => {
+  test("the default, a configured list in micro-USD per million tokens, and every bad value named", () => {
+    expect(loadConfig({}).models).toEqual([
+      { id: "openai/gpt-4o-mini", inputMicrosPerMTok: 150_000, outputMicrosPerMTok: 600_000 },
+      { id: "anthropic/claude-3.5-haiku", inputMicrosPerMTok: 800_000, outputMicrosPerMTok: 4_000_000 },
+      { id: "openai/gpt-4o", inputMicrosPerMTok: 2_500_000, outputMicrosPerMTok: 10_000_000 },
+    ]);
+    const c = loadConfig({ MODEL_CATALOG: " meta-llama/llama-3.1-8b-instruct:free=0/0 , local.qwen2=0.000001/12.5" });
+    expect(c.models).toEqual([
+      { id: "meta-llama/llama-3.1-8b-instruct:free", inputMicrosPerMTok: 0, outputMicrosPerMTok: 0 },
+      { id: "local.qwen2", inputMicrosPerMTok: 1, outputMicrosPerMTok: 12_500_000 },
+    ]);
+    expect(() => loadConfig({ MODEL_CATALOG: " , " })).toThrow(/MODEL_CATALOG: must list at least one model/);
+    expect(() => loadConfig({ MODEL_CATALOG: "gpt=1" })).toThrow(/MODEL_CATALOG: "gpt=1" must be <model id>=<input USD>\/<output USD>/);
+    expect(() => loadConfig({ MODEL_CATALOG: "gpt=1/0.0000001" })).toThrow(/MODEL_CATALOG: "gpt=1\/0.0000001" must be a USD amount with at most 6 decimals/);
+    expect(() => loadConfig({ MODEL_CATALOG: "gpt=1/-2" })).toThrow(/must be a USD amount/);
+    expect(() => loadConfig({ MODEL_CATALOG: "a=1/1,a=2/2" })).toThrow(/MODEL_CATALOG: "a" is listed twice/);
+    expect(() => loadConfig({ MODEL_CATALOG: "bad id=1/1" })).toThrow(/MODEL_CATALOG/);
+  });
+});
+
 describe("Data API limits and metrics access", () => {
   test("defaults, parsed values, and bad values named without echoing the token", () => {
     expect(loadConfig({}).dataApi).toEqual({ ratePerMinute: 600, rateBurst: 120, trustedProxies: [] });

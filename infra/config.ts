@@ -36,6 +36,48 @@ export function parsePlatformConfigs(raw: string): PlatformConfigEntry[] {
   });
 }
 
+/** A model operators may pick and its price per million tokens, in micro-USD (USD × 10^6), for prompt (input) and completion (output) tokens. */
+export type CatalogModel = { id: string; inputMicrosPerMTok: number; outputMicrosPerMTok: number };
+
+/** OpenRouter-style ids and their providers' list prices when this was written, USD per million tokens; set MODEL_CATALOG to your provider's. */
+export const DEFAULT_MODEL_CATALOG = "openai/gpt-4o-mini=0.15/0.60,anthropic/claude-3.5-haiku=0.80/4.00,openai/gpt-4o=2.50/10.00";
+
+/** A USD amount with at most 6 decimals (whole micro-USD), up to $1,000,000 per million tokens. */
+const usdText = v.pipe(
+  v.string(),
+  v.regex(/^\d{1,7}(\.\d{1,6})?$/, "must be a USD amount with at most 6 decimals"),
+  v.transform((s) => {
+    const [whole, frac = ""] = s.split(".");
+    return Number(whole) * 1_000_000 + Number(frac.padEnd(6, "0"));
+  }),
+);
+/** The model id rule of the Launch API's `model` field (api/launches/model.ts). */
+const CatalogEntry = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}=[^/]+\/[^/]+$/, "must be <model id>=<input USD>/<output USD>"),
+  v.transform((s) => {
+    const at = s.lastIndexOf("=");
+    const [input, output] = s.slice(at + 1).split("/") as [string, string];
+    return { id: s.slice(0, at), input, output };
+  }),
+  v.object({ id: v.string(), input: usdText, output: usdText }),
+  v.transform((e): CatalogModel => ({ id: e.id, inputMicrosPerMTok: e.input, outputMicrosPerMTok: e.output })),
+);
+
+/** MODEL_CATALOG: `<model id>=<input USD>/<output USD>` per million tokens, comma-separated, at least one, no id twice; the first is the default model. */
+export function parseModelCatalog(text: string): CatalogModel[] | string {
+  const entries = text.split(",").map((e) => e.trim()).filter(Boolean);
+  if (entries.length === 0) return "must list at least one model";
+  const out: CatalogModel[] = [];
+  for (const entry of entries) {
+    const r = v.safeParse(CatalogEntry, entry);
+    if (!r.success) return `"${entry}" ${r.issues[0]!.message} (e.g. openai/gpt-4o-mini=0.15/0.60)`;
+    if (out.some((m) => m.id === r.output.id)) return `"${r.output.id}" is listed twice`;
+    out.push(r.output);
+  }
+  return out;
+}
+
 const PRICE_SOURCES = ["oracle", "aggregator", "exchange"] as const;
 export type PriceSourceName = (typeof PRICE_SOURCES)[number];
 
@@ -119,6 +161,8 @@ const EnvSchema = v.object({
   PLATFORM_TOKEN_MINT: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
   /** how the treasury splits what it claims, in percent: vault,creator,platformBurn (summing to 100) */
   TOKENOMICS_SPLIT: v.optional(v.string(), "70,15,15"),
+  /** models operators may pick, with their prices: `<model id>=<input USD>/<output USD>` per million tokens, comma-separated; the first is the default (see parseModelCatalog) */
+  MODEL_CATALOG: v.optional(v.string(), DEFAULT_MODEL_CATALOG),
   /** run as root: where the embedded Postgres's binaries and data go when the postgres user cannot reach them (a checkout or DATA_DIR in a private folder); must be durable */
   EMBEDDED_POSTGRES_FALLBACK_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "/var/lib/agent-coin-platform"),
   /** Data API: requests per minute per client address, sustained (429 RATE_LIMITED beyond); 0 = no limit */
@@ -178,6 +222,8 @@ export type Config = Readonly<{
   treasuryAddress: string | null;
   /** the platform token and the treasury's split (percent) */
   tokenomics: Readonly<{ platformTokenMint: string | null; split: Readonly<{ vault: number; creator: number; platformBurn: number }> }>;
+  /** the models operators may pick (MODEL_CATALOG); the first is the default */
+  models: readonly Readonly<CatalogModel>[];
   dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
   metrics: Readonly<{ token: string | null }>;
   parkedFactsMaxAgeHours: number;
@@ -226,6 +272,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (badSource) problems.push(`SOL_PRICE_SOURCES: "${badSource}" is not one of ${PRICE_SOURCES.join(", ")}`);
   const split = parseSplit(e.TOKENOMICS_SPLIT);
   if (typeof split === "string") problems.push(`TOKENOMICS_SPLIT: ${split}`);
+  const models = parseModelCatalog(e.MODEL_CATALOG);
+  if (typeof models === "string") problems.push(`MODEL_CATALOG: ${models}`);
   if (e.IPFS_PIN_TOKEN && !e.IPFS_PIN_URL) problems.push("IPFS_PIN_TOKEN: set IPFS_PIN_URL too, or remove it");
   if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join("\n  ")}`);
 
@@ -276,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       platformTokenMint: e.PLATFORM_TOKEN_MINT ?? null,
       split: Object.freeze(typeof split === "string" ? { vault: 70, creator: 15, platformBurn: 15 } : split),
     }),
+    models: Object.freeze(typeof models === "string" ? [] : models.map((m) => Object.freeze(m))),
     dataApi: Object.freeze({
       ratePerMinute: e.DATA_API_RATE_PER_MINUTE,
       rateBurst: e.DATA_API_RATE_BURST,

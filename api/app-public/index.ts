@@ -20,7 +20,7 @@ export const APP_CACHE_SECONDS = { tokens: 5, token: 5, tradesFirstPage: 2, feed
 const PATHS = /^\/v1\/(tokens(\/[^/]+(\/(trades|candles))?)?|price\/sol|feed|daemons\/[^/]+\/feed)\/?$/;
 
 /** Runs every parse and reports all their problems in one 400 (a bad mint and a bad query together). */
-function parseAll<T extends unknown[]>(...parses: { [K in keyof T]: () => T[K] }): T {
+export function parseAll<T extends unknown[]>(...parses: { [K in keyof T]: () => T[K] }): T {
   const problems: { field: string; message: string }[] = [];
   const out = parses.map((parse) => {
     try {

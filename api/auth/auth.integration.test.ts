@@ -366,6 +366,25 @@ describe("rates per client address", () => {
   });
 });
 
+describe("the daemon surface signs in with it (the default wiring)", () => {
+  test("an operator route and /me/approvals take the access token; another wallet 403, none or a revoked one 401", async () => {
+    const creator = testWallet();
+    const mint = testWallet().address;
+    await p.engines.sql`INSERT INTO agents (mint, creator, vault, config) VALUES (${mint}, ${creator.address}, ${testWallet().address}, ${CONFIG})`;
+    const mine = await signIn(p.call, creator);
+    const spend = await p.call(`/v1/daemons/${mint}/spend`, { headers: bearer(mine.accessToken) });
+    expect(spend.status).toBe(200);
+    expect(spend.body.week).toBe("0");
+    expect(await p.call("/v1/me/approvals", { headers: bearer(mine.accessToken) })).toMatchObject({ status: 200, body: { items: [], total: 0 } });
+    const theirs = await signIn(p.call, testWallet());
+    expect(codeOf(await p.call(`/v1/daemons/${mint}/spend`, { headers: bearer(theirs.accessToken) }))).toBe("NOT_OPERATOR");
+    expect(codeOf(await p.call(`/v1/daemons/${mint}/spend`))).toBe("AUTH_REQUIRED");
+    await postJson(p.call, "/v1/auth/logout", {}, bearer(mine.accessToken));
+    const after = await p.call(`/v1/daemons/${mint}/spend`, { headers: bearer(mine.accessToken) });
+    expect([after.status, codeOf(after)]).toEqual([401, "AUTH_REQUIRED"]);
+  });
+});
+
 describe("requireOperator and authenticate, as other routes use them", () => {
   const routes = () =>
     new Elysia()

@@ -54,7 +54,11 @@ export const respond = (status: number, body: unknown, headers: Record<string, s
 
 /** The one onError: typed errors become their status and code; anything else is a logged 500. */
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
-/** Paths any browser origin may call: the Data API, the Application API's public reads, sign-in and the signed-in account (their errors carry CORS too). */
+/**
+ * Paths any browser origin may call (their errors carry CORS too): the Data API, the Application API's public reads,
+ * wallet sign-in, and its signed-in routes on /daemons and /me (a bearer token, never a cookie, so no origin gets
+ * anything for free).
+ */
 const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons|auth|me)(\/|$)/;
 
 /** The status an error is answered with (the one mapping; the latency histogram reads it too). */

@@ -26,8 +26,9 @@ export const MAX_MARKETS = 20;
 
 const utf8Bytes = (s: string) => Buffer.byteLength(s, "utf8");
 /** Postgres text and jsonb refuse NUL and unpaired surrogates: refused here, as the field's problem, not a 500 at the write. */
-const storable = v.check((s: string) => !s.includes("\u0000") && s.isWellFormed(), "must not contain NUL or unpaired surrogate characters");
-const text = (field: string, min: number, max: number) =>
+export const storable = v.check((s: string) => !s.includes("\u0000") && s.isWellFormed(), "must not contain NUL or unpaired surrogate characters");
+/** A trimmed string of `min`-`max` characters (code points), storable in Postgres. */
+export const text = (field: string, min: number, max: number) =>
   v.pipe(
     v.string(`${field} must be a string`),
     storable,

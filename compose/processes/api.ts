@@ -1,6 +1,6 @@
 /**
- * The api process (scaled mode, `api/main.ts`): the Data API, the Launch API, wallet sign-in
- * and stored media, reading ClickHouse and Postgres. Stateless apart from its short response cache
+ * The api process (scaled mode, `api/main.ts`): the Data API, the daemon surface, wallet sign-in, the Launch API and
+ * stored media, reading ClickHouse and Postgres. Stateless apart from its short response cache
  * and per-key rate windows: run replicas freely (launch confirmation in the background is
  * the agents process's job).
  */
@@ -9,7 +9,7 @@ import type { Logger } from "../../infra/log";
 import { createSolPriceService } from "../../infra/sol-price";
 import { createApp } from "../../api/app";
 import { openPlatform, processHandle } from "../boot";
-import { dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources, signInApiDeps } from "../wiring";
+import { daemonApiDeps, dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources, signInApiDeps } from "../wiring";
 import { withLaunchVaultKey } from "./vault-key";
 
 export async function startApi(given: Config, log: Logger) {
@@ -30,6 +30,7 @@ export async function startApi(given: Config, log: Logger) {
     pools: poolApiDeps(engines, configs, rpc, log, data),
     auth: signIn.routes,
     me: signIn.me,
+    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, signIn.auth.authenticate),
   });
   const server = await step(`listening on port ${config.port}`, () => app.listen({ port: config.port, hostname: "0.0.0.0" }));
   const port = server.server?.port;

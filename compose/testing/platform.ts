@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { loadConfig } from "../../infra/config";
 import { createLogger } from "../../infra/log";
 import { wirePlatform } from "../wiring";
+import type { Authenticate } from "../../api/daemons/operator";
 import { createSolPriceService, type PriceSource } from "../../infra/sol-price";
 import { testEngines } from "../../infra/testing/engines";
 import { createSolanaRpc } from "../../infra/solana-rpc";
@@ -44,7 +45,10 @@ export const callerOf =
     return { status: res.status, headers: res.headers, body };
   };
 
-export async function testPlatform(configs: ConfigRegistry, opts: { solUsd?: number | null; responseCache?: boolean; env?: Record<string, string> } = {}) {
+export async function testPlatform(
+  configs: ConfigRegistry,
+  opts: { solUsd?: number | null; responseCache?: boolean; env?: Record<string, string>; authenticate?: Authenticate } = {},
+) {
   const engines = await testEngines();
   const config = loadConfig({ PUBLIC_BASE_URL: "https://agents.example", SOLANA_CLUSTER: "devnet", SIMULATOR: "off", ...opts.env });
   const sources = opts.solUsd === null ? [] : [fixedPriceSourceTestDouble(opts.solUsd ?? 150)];
@@ -59,6 +63,7 @@ export async function testPlatform(configs: ConfigRegistry, opts: { solUsd?: num
     responseCache: opts.responseCache ?? false,
     boardRefreshMs: 0,
     rpc: config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null,
+    authenticate: opts.authenticate,
   });
   const call = callerOf(platform.app);
   const postWebhook = (body: unknown, secret = TEST_WEBHOOK_SECRET) =>
