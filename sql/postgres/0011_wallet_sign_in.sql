@@ -30,7 +30,9 @@ CREATE TABLE IF NOT EXISTS auth_sessions (
   revoked_reason      text                  -- logout | refresh_reuse
 );
 CREATE INDEX IF NOT EXISTS auth_sessions_address ON auth_sessions (address);
+-- the sweep's reads: sessions past their refresh token's end, or revoked
 CREATE INDEX IF NOT EXISTS auth_sessions_refresh_expires_at ON auth_sessions (refresh_expires_at);
+CREATE INDEX IF NOT EXISTS auth_sessions_revoked_at ON auth_sessions (revoked_at) WHERE revoked_at IS NOT NULL;
 
 -- Refresh tokens already exchanged. Presenting one again means it leaked (or two clients
 -- share it): the session it belonged to is revoked (refresh token rotation with reuse
@@ -40,3 +42,6 @@ CREATE TABLE IF NOT EXISTS auth_spent_refresh_tokens (
   session_id  uuid NOT NULL REFERENCES auth_sessions (id) ON DELETE CASCADE,
   spent_at    timestamptz NOT NULL
 );
+-- the sweep deletes by age; a session's deletion cascades by session_id
+CREATE INDEX IF NOT EXISTS auth_spent_refresh_tokens_spent_at ON auth_spent_refresh_tokens (spent_at);
+CREATE INDEX IF NOT EXISTS auth_spent_refresh_tokens_session_id ON auth_spent_refresh_tokens (session_id);
