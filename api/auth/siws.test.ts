@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { parseSignInMessageText } from "@solana/wallet-standard-util";
 import { parseSignInMessage, signInMessageText } from "./siws";
 
 const ADDRESS = "9ZNTfG4NyQgxy2SWjSiQoUyBPEvXT2xo7fKc5hPYYJ7b";
@@ -93,5 +94,18 @@ describe("parseSignInMessage", () => {
     expect(problem(good.replace(`${ADDRESS}\n\n`, `${ADDRESS}\n\n\n`))).toBe("one blank line only after the address");
     expect(problem(good.replace("you.\n\n", "you.\n"))).toBe("a blank line must follow the statement");
     expect(problem(signInMessageText({ ...full, resources: ["a"] }) + "\nURI: x")).toBe('line 13: only "- <resource>" lines may follow "Resources:"');
+  });
+});
+
+describe("agreement with the Wallet Standard's own parser", () => {
+  test("what we build, the library reads back field for field, and so do we", () => {
+    const fields = {
+      domain: "agents.example", address: ADDRESS, statement: "Sign in to agents.example.", uri: "https://agents.example", version: "1",
+      chainId: "mainnet", nonce: "a1b2c3d4e5", issuedAt: "2026-11-26T23:00:00.000Z", expirationTime: "2026-11-26T23:05:00.000Z",
+    };
+    const text = signInMessageText(fields);
+    expect(parseSignInMessageText(text)).toMatchObject(fields);
+    const ours = parseSignInMessage(text);
+    expect(ours.ok && ours.fields).toMatchObject(fields);
   });
 });

@@ -26,6 +26,8 @@
  * exact bytes, so nothing is normalised before verification.
  */
 
+import { createSignInMessageText } from "@solana/wallet-standard-util";
+
 export type SignInFields = {
   domain: string;
   address: string;
@@ -55,14 +57,9 @@ const FIELDS = [
   ["Request ID: ", "requestId"],
 ] as const;
 
+/** The message text, built by the Wallet Standard's own builder (what a wallet's `signIn` signs). */
 export function signInMessageText(f: SignInFields): string {
-  let text = `${f.domain}${HEADER}\n${f.address}`;
-  if (f.statement) text += `\n\n${f.statement}`;
-  const lines: string[] = [];
-  for (const [label, key] of FIELDS) if (f[key]) lines.push(label + f[key]);
-  if (f.resources) lines.push("Resources:", ...f.resources.map((r) => `- ${r}`));
-  if (lines.length) text += `\n\n${lines.join("\n")}`;
-  return text;
+  return createSignInMessageText(f);
 }
 
 export type Parsed = { ok: true; fields: SignInFields } | { ok: false; problem: string };
