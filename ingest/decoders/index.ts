@@ -9,6 +9,8 @@ import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { DAMM_V2, DBC, type IxInfo, type ProgramCoder } from "./program-coder";
 import { errorMessage, type EventDecoder, type InstructionDecoder, type Parent, type Site, type TxState } from "./site";
 import { burnFromInstruction } from "./spl-burn";
+import { solTransferFromInstruction } from "./system-transfer";
+import { feePayerBalance } from "./fee-payer-balance";
 import { withoutNul } from "./chain-text";
 import { poolCreatedDecoders } from "./dbc-pool-created";
 import { dbcSwapDecoders, settleLegacySwaps } from "./dbc-swap";
@@ -29,6 +31,8 @@ const EVENT_DECODERS: EventDecoder[] = [
   ...dammFeeClaimDecoders,
 ];
 const INSTRUCTION_DECODERS: InstructionDecoder[] = [migrationDecoder];
+/** Programs without an IDL: each gives a fact, an error message for malformed data, or null when the instruction is not its. */
+const PLAIN_DECODERS = [burnFromInstruction, solTransferFromInstruction];
 
 type Program = {
   slot: number;
@@ -63,10 +67,13 @@ class Walker {
   visit(ins: Instruction, inner: number): void {
     const program = PROGRAMS.get(ins.programId);
     if (program === undefined) {
-      const burn = burnFromInstruction(ins, this.tx, this.ix, inner);
-      if (burn === null) return;
-      if (typeof burn === "string") this.out.errors.push({ ix: this.ix, inner, message: burn });
-      else this.out.facts.push(burn);
+      for (const decode of PLAIN_DECODERS) {
+        const r = decode(ins, this.tx, this.ix, inner);
+        if (r === null) continue;
+        if (typeof r === "string") this.out.errors.push({ ix: this.ix, inner, message: r });
+        else this.out.facts.push(r);
+        return;
+      }
       return;
     }
     // an event-CPI needs the program's own signature, so it is never an outer instruction
@@ -140,6 +147,8 @@ export function decodeTransaction(tx: ChainTransaction): DecodedTransaction {
     // decoders report through `errors`; this only guards the batch against a bug here
     out.errors.push({ ix: walker.ix, inner: -1, message: `decoder bug: ${errorMessage(e)}` });
   }
+  const balance = feePayerBalance(tx);
+  if (balance) out.facts.push(balance);
   for (const f of out.facts) withoutNul(f);
   return out;
 }
