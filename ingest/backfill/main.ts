@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { createLogger } from "../../infra/log";
 import { storedSignatures } from "../../compose/stored";
 import { configOrExit, openEngines, platformConfigs } from "../../compose/boot";
-import { buildStorage } from "../../compose/storage";
+import { buildStorage, treasuryOf } from "../../compose/storage";
 import { kafkaBus, kafkaWithTopic } from "../../compose/kafka";
 import type { Bus } from "../../pipelines/bus";
 import { createSolanaRpc } from "../../infra/solana-rpc";
@@ -96,7 +96,7 @@ if (chosenConfigs.length === 0 && pools.length === 0) await badInput("PLATFORM_C
 // The bus: Kafka as the other entry points use it, or the in-process sink the all-in-one process builds (compose/storage.ts).
 const bus: Bus = config.kafka
   ? await kafkaBus(await kafkaWithTopic(config.kafka, "backfill"), config.kafka)
-  : (await buildStorage({ ch, sql: pg.sql }, configs, log, { parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 })).bus;
+  : (await buildStorage({ ch, sql: pg.sql }, configs, log, { parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) })).bus;
 closers.push(() => bus.close());
 
 let retries = 0;
