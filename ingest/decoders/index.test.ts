@@ -5,13 +5,15 @@ import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";
 import { addr, bn, eventCpi, FIXTURE_NAMES, fixtureTx, key, programFacts, syntheticTx } from "./testing";
 
+// then one token_balance per token account moved (counted in the fixtures' balance lists), then the fee payer's sol_balance
+const balances = (n: number) => Array<string>(n).fill("token_balance");
 const FACT_KINDS: Record<(typeof FIXTURE_NAMES)[number], string[]> = {
-  "damm-v2-buy.enhanced.json": ["sol_transfer", "trade", "sol_balance"],
-  "damm-v2-sell.enhanced.json": ["trade", "sol_balance"],
-  "dbc-buy.enhanced.json": ["sol_transfer", "trade", "sol_balance"],
-  "dbc-create-pool.raw.json": ["sol_transfer", "pool_created", "sol_balance"],
-  "dbc-migrate-damm-v2.enhanced.json": ["migration", "sol_transfer", "sol_transfer", "sol_transfer", "sol_balance"],
-  "dbc-sell.enhanced.json": ["trade", "sol_balance"],
+  "damm-v2-buy.enhanced.json": ["sol_transfer", "trade", ...balances(3), "sol_balance"],
+  "damm-v2-sell.enhanced.json": ["trade", ...balances(3), "sol_balance"],
+  "dbc-buy.enhanced.json": ["sol_transfer", "trade", ...balances(3), "sol_balance"],
+  "dbc-create-pool.raw.json": ["sol_transfer", "pool_created", ...balances(1), "sol_balance"],
+  "dbc-migrate-damm-v2.enhanced.json": ["migration", "sol_transfer", "sol_transfer", "sol_transfer", ...balances(6), "sol_balance"],
+  "dbc-sell.enhanced.json": ["trade", ...balances(3), "sol_balance"],
 };
 
 describe("every fixture", () => {
