@@ -5,6 +5,11 @@ import { toEnvelopes } from "../helius/handle";
 import type { Bus } from "../../pipelines/bus";
 import { createChainReader, parseSince, runBackfill, sinceKey, type Since } from ".";
 import { inProcessStore, simulatedChain, storedCounts } from "../../compose/testing/test-chain";
+import { newAddress, payout } from "../../compose/testing/treasury-payloads";
+import { enhancedToRaw } from "../simulator/enhanced-to-raw";
+import { buildStorage } from "../../compose/storage";
+import { createLogger } from "../../infra/log";
+import { treasuryAddresses } from "../contract/configs";
 
 const ALL: Since = { kind: "slot", slot: 0 };
 const fastRetries = { baseDelayMs: 1, maxDelayMs: 5 };
@@ -226,4 +231,33 @@ describe("backfill from RPC", () => {
       rpc.stop();
     }
   });
+
+  test("(f) the treasury's addresses are walked with the configs: payouts that name no platform address are stored", async () => {
+    const engines = await testEngines();
+    const chain = simulatedChain(406, 400);
+    const treasury = newAddress();
+    const at = 1_750_000_000;
+    const payouts = [payout(treasury, newAddress(), 9_000_000n, at), payout(chain.registry.all[0]!.feeClaimer, newAddress(), 4_000_000n, at + 1)];
+    const rpc = startRpcTestDouble(new Map(), { transactions: [...chain.ledger, ...payouts.map(enhancedToRaw)] });
+    const store = await buildStorage(engines, chain.registry, createLogger("error"), { treasury: { treasuryAddress: treasury, platformTokenMint: null } });
+    const deps = { reader: createChainReader(rpc.url, fastRetries), bus: store.bus, stored: store.stored, ch: engines.ch, sql: engines.sql };
+    const flows = async () =>
+      (await engines.ch.query<{ treasury: string; lamports: string }>(
+        "SELECT treasury, toString(lamports) AS lamports FROM treasury_flows WHERE signature IN {s:Array(String)} ORDER BY at",
+        { s: payouts.map((t) => t.signature) },
+      )).map((r) => [r.treasury, r.lamports]);
+    try {
+      await runBackfill(deps, { since: ALL, configs: chain.configAddresses, pageSize: 200 });
+      expect(await flows()).toEqual([]);
+      const walk = treasuryAddresses(chain.registry, treasury);
+      expect(walk).toEqual([treasury, chain.registry.all[0]!.feeClaimer].sort());
+      const r = await runBackfill(deps, { since: ALL, configs: chain.configAddresses, treasury: walk, pageSize: 200 });
+      expect(r.stats.published).toBe(2);
+      expect(await flows()).toEqual([[treasury, "9000000"], [chain.registry.all[0]!.feeClaimer, "4000000"]]);
+      const rows = await deps.sql`SELECT address, kind, done FROM backfill_checkpoints WHERE address = ANY(${walk}::text[]) ORDER BY address`;
+      expect(rows.map((x) => [x.address, x.kind, x.done])).toEqual(walk.map((a) => [a, "treasury", true]));
+    } finally {
+      rpc.stop();
+    }
+  }, 60_000);
 });
