@@ -56,7 +56,7 @@ export async function runBackfill(deps: BackfillDeps, o: BackfillOptions): Promi
   // One walk failing stops the others after their page in progress, so nothing keeps writing once this returns.
   const halt = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, halt.signal]) : halt.signal;
-  const walkDeps = { ...deps, limit: createLimiter(o.txConcurrency ?? 8), stats, pageSize: o.pageSize ?? 1000, skipStored: o.skipStored ?? true, signal, inflight: new Set<string>() };
+  const walkDeps = { ...deps, limit: createLimiter(o.txConcurrency ?? 8), stats, pageSize: o.pageSize ?? 1000, skipStored: o.skipStored ?? true, signal, inflight: new Set<string>(), treasury: new Set(o.treasury ?? []), treasurySeen: new Set<string>() };
   const addresses = createLimiter(o.addressConcurrency ?? 4);
   let stopped = false;
   const walkAll = async (targets: { address: string; kind: AddressKind }[]) => {
