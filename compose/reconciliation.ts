@@ -15,5 +15,5 @@ import type { Engines } from "./wiring";
  */
 export function startReconciliation(config: Config, engines: Engines, bus: Bus, configs: ConfigRegistry, log: Logger) {
   if (!config.rpcUrl) return null;
-  return scheduleReconciliation({ ...engines, reader: createChainReader(config.rpcUrl), bus, stored: storedSignatures(engines), configs, log: log.child({ stage: "reconcile" }) });
+  return scheduleReconciliation({ ...engines, reader: createChainReader(config.rpcUrl), bus, stored: storedSignatures(engines), configs, treasuryAddress: config.treasuryAddress, log: log.child({ stage: "reconcile" }) });
 }

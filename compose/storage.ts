@@ -6,8 +6,8 @@
  */
 import type { Config } from "../infra/config";
 import type { Logger } from "../infra/log";
-import type { ConfigRegistry } from "../ingest/contract/configs";
-import { PoolRegistry } from "../pipelines/platform/registry";
+import { treasuryAddresses, type ConfigRegistry } from "../ingest/contract/configs";
+import { PoolRegistry, type TreasuryConfig } from "../pipelines/platform/registry";
 import { createFactSink } from "../pipelines/sink";
 import { createInProcessBus, type Bus } from "../pipelines/bus";
 import { createMetrics, watchConsumer } from "../pipelines/metrics";
@@ -29,11 +29,19 @@ export async function buildStorage(
     addressSync?: Config;
     /** how long a parked fact may wait for its pool or coin (PARKED_FACTS_MAX_AGE_HOURS); default 7 days */
     parkedMaxAgeMs?: number;
+    /** TREASURY_ADDRESS and PLATFORM_TOKEN_MINT (`treasuryOf(config)`); default: the configs' fee claimers are the treasury, no platform token */
+    treasury?: TreasuryConfig;
   } = {},
 ) {
-  const registry = await PoolRegistry.load(engines.sql, configs);
+  const registry = await PoolRegistry.load(engines.sql, configs, opts.treasury);
   const addressSync = opts.addressSync
-    ? webhookAddressSync({ config: opts.addressSync, sql: engines.sql, configs: configs.all.map((c) => c.address), log: log.child({ stage: "helius-sync" }) })
+    ? webhookAddressSync({
+        config: opts.addressSync,
+        sql: engines.sql,
+        configs: configs.all.map((c) => c.address),
+        treasury: treasuryAddresses(configs, opts.addressSync.treasuryAddress),
+        log: log.child({ stage: "helius-sync" }),
+      })
     : null;
   if (addressSync) syncOnGraduation(registry, addressSync);
   const metrics = createMetrics();
@@ -44,3 +52,8 @@ export async function buildStorage(
   return { registry, addressSync, metrics, consumerStats, sink, bus, stored: storedSignatures(engines) };
 }
 export type Storage = Awaited<ReturnType<typeof buildStorage>>;
+
+/** What the pipelines need to know of the treasury from the configuration. */
+export function treasuryOf(config: Config): TreasuryConfig {
+  return { treasuryAddress: config.treasuryAddress, platformTokenMint: config.tokenomics.platformTokenMint };
+}

@@ -9,7 +9,7 @@ import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
 import type { ConfigRegistry } from "../ingest/contract/configs";
 import type { Bus } from "../pipelines/bus";
-import { buildStorage } from "./storage";
+import { buildStorage, treasuryOf } from "./storage";
 import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, simulatedSource, type PriceSource, type SolPriceService } from "../infra/sol-price";
 import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
@@ -177,7 +177,7 @@ export async function wirePlatform(opts: {
   authenticate?: Authenticate;
 }) {
   const { config, log, engines, configs } = opts;
-  const { registry, addressSync, metrics, consumerStats, sink, bus } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
+  const { registry, addressSync, metrics, consumerStats, sink, bus } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) });
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);

@@ -1,7 +1,9 @@
 /**
  * Pure step: which decoded facts are platform facts. Accepted facts are stored,
  * facts that wait for a pool or coin not yet known are parked (kept, replayed
- * later), the rest are not the platform's and are dropped with a count.
+ * later), the rest are not the platform's and are dropped with a count. The platform
+ * token's burns and balances are accepted too. SOL transfers and balances are not
+ * classified: the treasury's flows are read from whole transactions (treasury.ts).
  */
 import type { Fact } from "../ingest/contract/facts";
 import type { PoolEntry, PoolRegistry } from "./platform/registry";
@@ -22,6 +24,7 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
   const foreign = new Set<string>();
   const overlay = new Map<string, PoolEntry>();
   const poolOf = (address: string) => overlay.get(address) ?? registry.pool(address);
+  const isPlatformToken = (mint: string) => registry.platformTokenMint !== null && mint === registry.platformTokenMint;
 
   // Pools first, so a batch that creates a pool and trades on it is accepted whole.
   for (const f of facts) {
@@ -78,10 +81,14 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
       }
       case "burn": {
         const known = registry.configOfMint(f.mint) || [...overlay.values()].some((p) => p.mint === f.mint);
-        if (known) out.accepted.push(f);
+        if (known || isPlatformToken(f.mint)) out.accepted.push(f);
         else park(f, f.mint);
         break;
       }
+      case "token_balance":
+        // the platform token's balances (the treasury's buybacks among them)
+        if (isPlatformToken(f.mint)) out.accepted.push(f);
+        break;
     }
   }
   out.foreign = [...foreign];

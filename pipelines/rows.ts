@@ -23,6 +23,8 @@ export type FeeClaimRow = FactRowKey & {
   mint: string; kind: "trading_fee" | "surplus"; venue: Venue; role: string; pool: string; claimer: string; base_amount: bigint; quote_amount: bigint;
 };
 export type BurnRow = FactRowKey & { mint: string; account: string; authority: string; amount: bigint; program: string };
+/** Derived per transaction (treasury.ts), keyed by the fact it was read from. */
+export type TreasuryFlowRow = FactRowKey & { kind: "transfer" | "buyback"; treasury: string; recipient: string; lamports: bigint; atoms: bigint };
 /** Keyed by `id`; it has no fact key columns. */
 export type ActivityRow = { mint: string; at: number; id: string; kind: string; text: string; body: string | null; data: string; links: string };
 /** The `transactions` ledger: one row per transaction the sink stored. */
@@ -37,16 +39,17 @@ export type Rows = {
   fee_claims: FeeClaimRow[];
   burns: BurnRow[];
   activity: ActivityRow[];
+  treasury_flows: TreasuryFlowRow[];
 };
 export type FactRow = Rows[FactTable][number];
 
-export const FACT_TABLES = ["trades", "pool_events", "fee_claims", "burns", "activity"] as const;
+export const FACT_TABLES = ["trades", "pool_events", "fee_claims", "burns", "activity", "treasury_flows"] as const;
 export type FactTable = (typeof FACT_TABLES)[number];
 
-const keyCols = (f: Fact): FactRowKey => ({ signature: f.signature, ix: f.ix, inner: f.inner, slot: f.slot, at: f.blockTime });
+export const keyCols = (f: Fact): FactRowKey => ({ signature: f.signature, ix: f.ix, inner: f.inner, slot: f.slot, at: f.blockTime });
 
 export function emptyRows(): Rows {
-  return { trades: [], pool_events: [], fee_claims: [], burns: [], activity: [] };
+  return { trades: [], pool_events: [], fee_claims: [], burns: [], activity: [], treasury_flows: [] };
 }
 
 export function launchActivity(f: PoolCreated): ActivityRow {

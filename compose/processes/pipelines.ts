@@ -10,7 +10,7 @@ import { prometheusText } from "../../pipelines/metrics";
 import { startTransactionConsumer } from "../../pipelines/kafka/consumer";
 import { healthServer, openPlatform, processHandle } from "../boot";
 import { enginesReady } from "../wiring";
-import { buildStorage } from "../storage";
+import { buildStorage, treasuryOf } from "../storage";
 import { kafkaBus, kafkaOrExit, kafkaWithTopic, pollConsumerLag } from "../kafka";
 import { startReconciliation } from "../reconciliation";
 
@@ -18,7 +18,7 @@ export async function startPipelines(config: Config, log: Logger) {
   const kafkaConfig = kafkaOrExit(config, "pipelines");
   const { pg, ch, engines, step, configs } = await openPlatform(config, log);
   // this process learns graduations, so it keeps the Helius webhook's addresses in step (off unless configured)
-  const { sink, metrics, consumerStats: stats, addressSync } = await step("storage", () => buildStorage(engines, configs, log, { consumer: true, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 }));
+  const { sink, metrics, consumerStats: stats, addressSync } = await step("storage", () => buildStorage(engines, configs, log, { consumer: true, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) }));
   const kafka = await step("kafka topics", () => kafkaWithTopic(kafkaConfig, "pipelines"));
   const consumer = await step("kafka consumer", () =>
     startTransactionConsumer({ kafka, topic: kafkaConfig.topic, groupId: kafkaConfig.groupId, sink, log: log.child({ stage: "consumer" }), stats }),

@@ -11,17 +11,19 @@ import { parseArgs } from "node:util";
 import { createLogger } from "../../infra/log";
 import { storedSignatures } from "../../compose/stored";
 import { configOrExit, openEngines, platformConfigs } from "../../compose/boot";
-import { buildStorage } from "../../compose/storage";
+import { buildStorage, treasuryOf } from "../../compose/storage";
 import { kafkaBus, kafkaWithTopic } from "../../compose/kafka";
 import type { Bus } from "../../pipelines/bus";
 import { createSolanaRpc } from "../../infra/solana-rpc";
 import { createChainReader, parseSince, runBackfill, sinceKey, type BackfillStats } from ".";
 import type { AddressKind } from "./checkpoint";
+import { treasuryAddresses } from "../contract/configs";
 import { emptyStats } from "./walk";
 
 const USAGE = `usage: bun run backfill --since <slot|ISO time> [--config <address>]... [--pool <address>]... [--coins] [--restart]
   --since    lower bound: a slot number (330000000) or an ISO time (2026-01-31T00:00:00Z)
   --config   walk only this platform config (and the DAMM v2 pools its coins graduated to); repeatable
+             (the treasury, TREASURY_ADDRESS and the configs' fee claimers, is walked with the configs)
   --pool     walk this platform pool (from platform_pools); repeatable; alone, nothing else is walked
   --coins    also walk each coin's DBC pool (creator fee claims) and mint (burns)
   --restart  walk finished ranges again from the newest signature`;
@@ -89,14 +91,15 @@ for (const p of args.pool ?? []) {
   if (!row) await badInput(`--pool ${p} is not in platform_pools (a pool becomes known when its creation or migration is stored; backfill its config first)`);
   pools.push({ address: p, kind: row!.venue });
 }
-// --pool alone walks only those pools; otherwise the chosen (default: all) configs and their pools
+// --pool alone walks only those pools; otherwise the chosen (default: all) configs, their pools and the treasury
 const chosenConfigs = args.config?.length ? args.config : pools.length ? [] : platform;
+const treasury = chosenConfigs.length ? treasuryAddresses(configs, config.treasuryAddress) : [];
 if (chosenConfigs.length === 0 && pools.length === 0) await badInput("PLATFORM_CONFIGS is empty: there is nothing to backfill");
 
 // The bus: Kafka as the other entry points use it, or the in-process sink the all-in-one process builds (compose/storage.ts).
 const bus: Bus = config.kafka
   ? await kafkaBus(await kafkaWithTopic(config.kafka, "backfill"), config.kafka)
-  : (await buildStorage({ ch, sql: pg.sql }, configs, log, { parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 })).bus;
+  : (await buildStorage({ ch, sql: pg.sql }, configs, log, { parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) })).bus;
 closers.push(() => bus.close());
 
 let retries = 0;
@@ -138,7 +141,7 @@ const progress = setInterval(() => {
 try {
   const result = await runBackfill(
     { reader, bus, stored: storedSignatures({ ch, sql: pg.sql }), ch, sql: pg.sql },
-    { since, configs: chosenConfigs, pools, coins: args.coins ?? false, restart: args.restart ?? false, signal: stop.signal, stats },
+    { since, configs: chosenConfigs, treasury, pools, coins: args.coins ?? false, restart: args.restart ?? false, signal: stop.signal, stats },
   );
   clearInterval(progress);
   if (tty) process.stderr.write("\r\x1b[2K");

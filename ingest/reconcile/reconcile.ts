@@ -1,8 +1,8 @@
 /**
  * Reconciliation: webhooks are at-least-once only while Helius keeps retrying; a
  * delivery it gave up on is a gap. Every two minutes the most recent signatures of
- * each platform address (configs, and the DAMM v2 pools their coins graduated to)
- * are compared with transactions, and the missing transactions are fetched
+ * each platform address (configs, the DAMM v2 pools their coins graduated to, and the
+ * treasury's addresses) are compared with transactions, and the missing transactions are fetched
  * over RPC and ingested through the webhook's decode path (source "reconcile").
  *
  * One run at a time across every process: a Postgres advisory lock held on a
@@ -15,7 +15,7 @@ import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
 import type { Logger } from "../../infra/log";
 import type { Bus, StoredSignatures } from "../contract/bus";
-import type { ConfigRegistry } from "../contract/configs";
+import { treasuryAddresses, type ConfigRegistry } from "../contract/configs";
 import { toEnvelopes } from "../helius/handle";
 import { createLimiter, publishEnvelopes } from "../backfill/fetch";
 import type { ChainReader, SignatureInfo } from "../backfill/rpc";
@@ -30,6 +30,8 @@ export type ReconcileDeps = {
   /** the pipelines' answer to "which of these are stored already" */
   stored: StoredSignatures;
   configs: ConfigRegistry;
+  /** TREASURY_ADDRESS; the treasury is it and the configs' fee claimers */
+  treasuryAddress?: string | null;
   log: Logger;
   /** recent signatures re-read per address (default 200, at most 1000) */
   limit?: number;
@@ -53,7 +55,7 @@ async function reconcileLocked(deps: ReconcileDeps): Promise<ReconcileResult> {
   const configs = deps.configs.all.map((c) => c.address);
   const pools = await deps.sql<{ address: string }[]>`
     SELECT address FROM platform_pools WHERE venue = 'damm_v2' AND config = ANY(${configs}::text[])`;
-  const addresses = [...configs, ...pools.map((p) => p.address)];
+  const addresses = [...new Set([...configs, ...pools.map((p) => p.address), ...treasuryAddresses(deps.configs, deps.treasuryAddress ?? null)])];
   const limit = Math.min(1000, deps.limit ?? 200);
   const newest = Date.now() / 1000 - (deps.minAgeSeconds ?? 20);
   const perAddress = createLimiter(deps.addressConcurrency ?? 4);
