@@ -4,12 +4,16 @@
  * Same seed and options give byte-identical output.
  */
 import type { EnhancedTransaction } from "./helius";
-import { Market, type Intent, type MarketOptions, type SimCounts } from "./market";
-import type { ConfigRole } from "./world";
+import type { Ledger } from "./ledger";
+import { Market, platformTokenMintFor, type Intent, type MarketOptions, type SimCounts } from "./market";
+import { sdkPoolConfig } from "./dbc";
+import { pkString, type ConfigRole, type SimConfig } from "./world";
 
 export type { SimConfig, ConfigRole } from "./world";
 export type { EnhancedTransaction } from "./helius";
 export type { Intent, SimCounts } from "./market";
+export type { Ledger, TreasuryTotals, TreasuryPayout, TreasuryBuyback, TokenAccountBalance } from "./ledger";
+export type { TokenomicsSplit } from "./treasury";
 export { fixtureSimConfigs, decodeFixturePoolConfig } from "./configs";
 
 export type SimulatorOptions = MarketOptions;
@@ -38,7 +42,21 @@ export type SimulatorState = {
   now: number;
   /** one per fact, when created with recordIntents */
   intents: readonly Intent[] | null;
+  /** the platform token (the first pool's coin) and the treasury (the first config's fee claimer) */
+  platformTokenMint: string;
+  treasury: string;
+  /** expected balances (with recordLedger) and the treasury's totals, live */
+  ledger: Ledger;
 };
+
+/**
+ * The simulated platform's token and treasury for a seed and configs, known before the
+ * simulator runs (so the platform can be configured with them at start-up).
+ */
+export function simulatedPlatform(seed: number, configs: SimConfig[]): { platformTokenMint: string; treasury: string } {
+  if (configs.length === 0) throw new Error("simulator: at least one config is needed");
+  return { platformTokenMint: platformTokenMintFor(seed), treasury: pkString(sdkPoolConfig(configs[0]!.poolConfig).feeClaimer) };
+}
 
 export type Simulator = {
   /** the next `count` transactions, in chain order */
@@ -75,6 +93,9 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
         counts: { ...market.counts },
         now: market.now,
         intents: market.intents,
+        platformTokenMint: market.platformTokenMint,
+        treasury: market.treasury.address,
+        ledger: market.ledger,
       };
     },
   };
