@@ -11,7 +11,7 @@ import { createSimulator, fixtureSimConfigs, type EnhancedTransaction } from "..
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
 import { encodeBase58 } from "../../ingest/decoders/base58";
 import { buildStorage } from "../storage";
-import { enhancedToRaw, type RawTransaction } from "../../ingest/simulator/enhanced-to-raw";
+import { enhancedSequenceToRaw, type RawTransaction } from "../../ingest/simulator/enhanced-to-raw";
 
 export function simulatedChain(seed: number, transactions: number, opts: { pools?: number; failedEvery?: number } = {}) {
   const configs = fixtureSimConfigs(seed);
@@ -19,12 +19,19 @@ export function simulatedChain(seed: number, transactions: number, opts: { pools
   const enhanced: EnhancedTransaction[] = [];
   for (let i = 0; i < transactions; i += 5000) enhanced.push(...sim.next(Math.min(5000, transactions - i)));
   const state = sim.state();
+  // The chain as backfill walks it (configs, pools, mints): the simulator's treasury payouts
+  // and holder transfers by plain Transfer name none of those, so they are left out.
+  const walked = new Set([...configs.map((x) => x.address), ...state.pools.flatMap((p) => [p.pool, p.mint, ...(p.dammPool ? [p.dammPool] : [])])]);
+  const names = (tx: EnhancedTransaction) => tx.instructions.some((ix) => [ix, ...ix.innerInstructions].some((i) => i.accounts.some((a) => walked.has(a))));
+  enhanced.splice(0, enhanced.length, ...enhanced.filter(names));
   const c = state.counts;
   // the ledger: every simulated transaction, plus failed copies (no facts on chain) every `failedEvery`
   const ledger: RawTransaction[] = [];
   const failed: string[] = [];
-  enhanced.forEach((tx, i) => {
-    const raw = enhancedToRaw(tx);
+  // balances carried from transaction to transaction, as the chain's pre/post balances are
+  const raws = enhancedSequenceToRaw(enhanced);
+  enhanced.forEach((_, i) => {
+    const raw = raws[i]!;
     ledger.push(raw);
     if (opts.failedEvery && i % opts.failedEvery === opts.failedEvery - 1) {
       const copy = structuredClone(raw);
@@ -44,10 +51,12 @@ export function simulatedChain(seed: number, transactions: number, opts: { pools
     signatures: enhanced.map((t) => t.signature),
     mints: state.pools.map((p) => p.mint),
     expected: {
-      trades: c.firstBuys + c.dbcBuys + c.dbcSells + c.dammBuys + c.dammSells,
+      // the treasury's buybacks are trades (and burn what they buy)
+      trades: c.firstBuys + c.dbcBuys + c.dbcSells + c.dammBuys + c.dammSells + c.buybacks,
       claims: c.partnerClaims + c.creatorClaims + c.positionClaims,
       claimsWithoutCreator: c.partnerClaims + c.positionClaims,
-      burns: c.burns,
+      burns: c.burns + c.buybacks,
+      buybacks: c.buybacks,
       pools: c.poolsCreated,
     },
   };
