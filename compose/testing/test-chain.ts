@@ -51,12 +51,12 @@ export function simulatedChain(seed: number, transactions: number, opts: { pools
     signatures: enhanced.map((t) => t.signature),
     mints: state.pools.map((p) => p.mint),
     expected: {
-      // the treasury's buybacks are trades (and burn what they buy)
+      // the treasury's buybacks are trades (and the transactions after them burn what they bought)
       trades: c.firstBuys + c.dbcBuys + c.dbcSells + c.dammBuys + c.dammSells + c.buybacks,
       claims: c.partnerClaims + c.creatorClaims + c.positionClaims,
       claimsWithoutCreator: c.partnerClaims + c.positionClaims,
-      burns: c.burns + c.buybacks,
-      buybacks: c.buybacks,
+      burns: c.burns + c.treasuryBurns,
+      treasuryBurns: c.treasuryBurns,
       pools: c.poolsCreated,
     },
   };

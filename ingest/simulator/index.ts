@@ -12,7 +12,7 @@ import { pkString, type ConfigRole, type SimConfig } from "./world";
 export type { SimConfig, ConfigRole } from "./world";
 export type { EnhancedTransaction } from "./helius";
 export type { Intent, SimCounts } from "./market";
-export type { Ledger, TreasuryTotals, TreasuryPayout, TreasuryBuyback, TokenAccountBalance } from "./ledger";
+export type { Ledger, TreasuryTotals, TreasuryPayout, TreasuryBuyback, TreasuryBurn, TokenAccountBalance } from "./ledger";
 export type { TokenomicsSplit } from "./treasury";
 export { fixtureSimConfigs, decodeFixturePoolConfig } from "./configs";
 
@@ -22,7 +22,10 @@ export type SimPoolView = {
   index: number;
   mint: string;
   pool: string;
+  /** the pool creator (the agent's vault) */
   creator: string;
+  /** who paid for the pool's creation (the coin's creator) */
+  payer: string;
   config: string;
   role: ConfigRole;
   quoteMint: string;
@@ -80,6 +83,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
           mint: p.mint,
           pool: p.pool,
           creator: p.creator,
+          payer: p.payer,
           config: p.config.address,
           role: p.config.role,
           quoteMint: p.config.quoteMint,

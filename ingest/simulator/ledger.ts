@@ -22,7 +22,8 @@ export type TreasuryTotals = {
 };
 
 export type TreasuryPayout = { signature: string; kind: "vault" | "creator"; mint: string; recipient: string; lamports: bigint };
-export type TreasuryBuyback = { signature: string; lamports: bigint; atoms: bigint; burned: bigint };
+export type TreasuryBuyback = { signature: string; lamports: bigint; atoms: bigint };
+export type TreasuryBurn = { signature: string; atoms: bigint };
 
 export class Ledger {
   readonly accounts: Map<string, TokenAccountBalance> | null;
@@ -37,6 +38,7 @@ export class Ledger {
   };
   readonly payouts: TreasuryPayout[] = [];
   readonly buybacks: TreasuryBuyback[] = [];
+  readonly burns: TreasuryBurn[] = [];
 
   constructor(keepBalances: boolean) {
     this.accounts = keepBalances ? new Map() : null;

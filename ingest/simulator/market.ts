@@ -16,7 +16,7 @@ import { createPool, migrate } from "./lifecycle";
 import { Rng, deriveSeed } from "./random";
 import { burnStep, claimStep, holderTransferStep } from "./side-actions";
 import { dammTrade, dbcTrade } from "./trades";
-import { buybackStep, payoutStep, treasuryFor, type TokenomicsSplit, type TreasurySim } from "./treasury";
+import { buybackStep, payoutStep, treasuryBurnStep, treasuryFor, type TokenomicsSplit, type TreasurySim } from "./treasury";
 import { baseTokenProgram, pkString, quoteDecimalsFor, type ConfigSim, type PoolSim, type SimConfig, type Wallet } from "./world";
 
 /** One transaction being built: its header, balance changes, outer instructions and transfer summaries. */
@@ -42,6 +42,7 @@ export type SimCounts = {
   holderTransfers: number;
   treasuryPayouts: number;
   buybacks: number;
+  treasuryBurns: number;
 };
 
 export type MarketOptions = {
@@ -81,7 +82,7 @@ export class Market {
   readonly keeper: string;
   readonly counts: SimCounts = {
     transactions: 0, poolsCreated: 0, firstBuys: 0, dbcBuys: 0, dbcSells: 0, curveCompletions: 0, migrations: 0,
-    dammBuys: 0, dammSells: 0, partnerClaims: 0, creatorClaims: 0, positionClaims: 0, burns: 0, holderTransfers: 0, treasuryPayouts: 0, buybacks: 0,
+    dammBuys: 0, dammSells: 0, partnerClaims: 0, creatorClaims: 0, positionClaims: 0, burns: 0, holderTransfers: 0, treasuryPayouts: 0, buybacks: 0, treasuryBurns: 0,
   };
   /** wallets[0, traders) buy; the rest only ever receive coins from holders (and may sell them later) */
   readonly traders: number;
@@ -164,6 +165,7 @@ export class Market {
     const r = this.rng;
     const n = this.pools.length;
     if (n < this.targetPools && (n < this.initialPools || r.chance(this.creationRate))) return createPool(this);
+    if (this.treasury.toBurn > 0n) return treasuryBurnStep(this);
     const head = this.migrations[0];
     if (head !== undefined && head.due <= this.counts.transactions) return migrate(this, this.migrations.shift()!.pool);
     const roll = r.int(1000);

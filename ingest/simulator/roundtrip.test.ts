@@ -131,7 +131,7 @@ describe("simulated payloads through normalize + decode", () => {
     expect(damm.filter((f) => f.side === "sell").length).toBe(c.dammSells);
     expect(facts.filter((f) => f.kind === "pool_created").length).toBe(c.poolsCreated);
     expect(facts.filter((f) => f.kind === "curve_complete").length).toBe(c.curveCompletions);
-    expect(facts.filter((f) => f.kind === "burn").length).toBe(c.burns + c.buybacks);
+    expect(facts.filter((f) => f.kind === "burn").length).toBe(c.burns + c.treasuryBurns);
     const claims = facts.filter((f) => f.kind === "fee_claim");
     expect(claims.filter((f) => f.role === "partner").length).toBe(c.partnerClaims);
     expect(claims.filter((f) => f.role === "creator").length).toBe(c.creatorClaims);

@@ -68,7 +68,8 @@ describe("simulator", () => {
     expect(c.holderTransfers).toBeGreaterThan(0);
     expect(c.treasuryPayouts).toBeGreaterThan(0);
     expect(c.buybacks).toBeGreaterThan(0);
-    const kinds = c.poolsCreated + trades + c.migrations + c.partnerClaims + c.creatorClaims + c.positionClaims + c.burns + c.holderTransfers + c.treasuryPayouts + c.buybacks;
+    expect(c.treasuryBurns).toBe(c.buybacks);
+    const kinds = c.poolsCreated + trades + c.migrations + c.partnerClaims + c.creatorClaims + c.positionClaims + c.burns + c.holderTransfers + c.treasuryPayouts + c.buybacks + c.treasuryBurns + 1; // + the treasury opening its platform-token account
     expect(kinds).toBe(c.transactions);
     const graduated = st.pools.filter((p) => p.graduated);
     expect(graduated.length).toBe(c.migrations);
