@@ -257,15 +257,32 @@ export function createAta(payer: string, ata: string, owner: string, mint: strin
   const inner: SimInstruction[] = [];
   if (creates) {
     const space = tokenAccountSize(tokenProgram);
-    const init = new Uint8Array(33);
-    init[0] = 18;
-    init.set(decodeBase58(owner)!, 1);
     inner.push(
       { programId: tokenProgram, accounts: [mint], data: tokenProgram === TOKEN_2022_PROGRAM_ID ? DATA_SIZE_2022 : DATA_SIZE_SPL },
-      systemCreateAccount(payer, ata, rentExempt(space), space, tokenProgram),
+      { programId: SYSTEM_PROGRAM_ID, accounts: [payer, ata], data: cached(`create:${tokenProgram}`, () => systemCreateAccount(payer, ata, rentExempt(space), space, tokenProgram).data) },
       { programId: tokenProgram, accounts: [ata], data: IMMUTABLE_OWNER },
-      { programId: tokenProgram, accounts: [ata, mint], data: encodeBase58(init) },
+      { programId: tokenProgram, accounts: [ata, mint], data: cached(`init3:${owner}`, () => initializeAccount3Data(owner)) },
     );
   }
   return { programId: ASSOCIATED_TOKEN_PROGRAM_ID, accounts: [payer, ata, owner, mint, SYSTEM_PROGRAM_ID, tokenProgram], data: ATA_CREATE_IDEMPOTENT, innerInstructions: inner };
+}
+
+/** InitializeAccount3 (tag 18): data [18, owner]. */
+function initializeAccount3Data(owner: string): string {
+  const init = new Uint8Array(33);
+  init[0] = 18;
+  init.set(decodeBase58(owner)!, 1);
+  return encodeBase58(init);
+}
+
+// Encoded data that depends on few values (a token program, a wallet): base58 is the hot spot.
+const encodedCache = new Map<string, string>();
+function cached(key: string, make: () => string): string {
+  let v = encodedCache.get(key);
+  if (v === undefined) {
+    if (encodedCache.size >= 100_000) encodedCache.clear();
+    v = make();
+    encodedCache.set(key, v);
+  }
+  return v;
 }
