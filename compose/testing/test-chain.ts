@@ -22,18 +22,23 @@ export function simulatedChain(seed: number, transactions: number, opts: { pools
   // The chain as backfill walks it (configs, pools, mints): the simulator's treasury payouts
   // and holder transfers by plain Transfer name none of those, so they are left out.
   const walked = new Set([...configs.map((x) => x.address), ...state.pools.flatMap((p) => [p.pool, p.mint, ...(p.dammPool ? [p.dammPool] : [])])]);
+  const configSet = new Set(configs.map((x) => x.address));
+  const namesConfig = (tx: EnhancedTransaction) => tx.instructions.some((ix) => [ix, ...ix.innerInstructions].some((i) => i.accounts.some((a) => configSet.has(a))));
   const names = (tx: EnhancedTransaction) => tx.instructions.some((ix) => [ix, ...ix.innerInstructions].some((i) => i.accounts.some((a) => walked.has(a))));
+  // balances carried from transaction to transaction over the WHOLE sequence, as the chain's
+  // pre/post balances are (a wallet's balance includes the transfers backfill does not walk)
+  const rawOf = new Map(enhancedSequenceToRaw(enhanced).map((raw, i) => [enhanced[i]!.signature, raw]));
   enhanced.splice(0, enhanced.length, ...enhanced.filter(names));
+  const raws = enhanced.map((tx) => rawOf.get(tx.signature)!);
   const c = state.counts;
   // the ledger: every simulated transaction, plus failed copies (no facts on chain) every `failedEvery`
   const ledger: RawTransaction[] = [];
   const failed: string[] = [];
-  // balances carried from transaction to transaction, as the chain's pre/post balances are
-  const raws = enhancedSequenceToRaw(enhanced);
   enhanced.forEach((_, i) => {
     const raw = raws[i]!;
     ledger.push(raw);
-    if (opts.failedEvery && i % opts.failedEvery === opts.failedEvery - 1) {
+    // failed copies only of transactions a config walk finds, so every walk meets all of them
+    if (opts.failedEvery && i % opts.failedEvery === opts.failedEvery - 1 && namesConfig(enhanced[i]!)) {
       const copy = structuredClone(raw);
       copy.transaction.signatures = [encodeBase58(randomBytes(64))];
       (copy.meta as { err: unknown }).err = { InstructionError: [2, { Custom: 6001 }] };

@@ -54,6 +54,8 @@ export const runningBalances = (): RunningBalances => ({ lamports: new Map(), at
 export const STARTING_LAMPORTS = 1_000_000_000_000n;
 
 function tokenBalance(accountIndex: number, mint: string, owner: string, amount: bigint, decimals: number): RawTokenBalance {
+  // the chain never reports one; it means the sequence lacks an earlier transaction of this account
+  if (amount < 0n) throw new Error(`token account at index ${accountIndex} (mint ${mint}) would hold ${amount}: convert the whole sequence, not a part of it`);
   const ui = Number(amount) / 10 ** decimals;
   return { accountIndex, mint, owner, uiTokenAmount: { amount: amount.toString(), decimals, uiAmount: amount === 0n ? null : ui, uiAmountString: ui.toString() } };
 }
