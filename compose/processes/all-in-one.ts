@@ -21,9 +21,9 @@ import { startSimulatorPosting } from "./simulator";
 import { withLaunchVaultKey } from "./vault-key";
 
 export async function startAllInOne(given: Config, log: Logger) {
-  const config = await withLaunchVaultKey(given, log); // it serves the Launch API
+  const withKey = await withLaunchVaultKey(given, log); // it serves the Launch API
   // any later start-up failure: one line, the engines stopped, exit 1 (boot.ts startFailed)
-  const { pg, ch, engines, step, rpc, configs, simConfigs } = await openPlatform(config, log);
+  const { pg, ch, engines, step, rpc, configs, simConfigs, config } = await openPlatform(withKey, log);
 
   // The simulator posts through the real webhook; without a configured secret it gets a per-run one.
   const webhookSecret = config.webhookSecret ?? (simConfigs ? randomBytes(24).toString("base64url") : null);
@@ -68,6 +68,8 @@ export async function startAllInOne(given: Config, log: Logger) {
     log.info("no SOLANA_RPC_URL: the simulator plays a platform through the webhook", {
       seed: config.simulator.seed,
       txPerSecond: config.simulator.txPerSecond,
+      platformTokenMint: config.tokenomics.platformTokenMint,
+      treasury: config.treasuryAddress,
     });
     if (priceSimulated)
       log.info("no SOL price source configured: the SOL price is simulated (a random walk from the seed; /price/sol reports source aggregator)", {

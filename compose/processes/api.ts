@@ -13,8 +13,8 @@ import { daemonApiDeps, dataApiDeps, enginesReady, launchPlatform, poolApiDeps, 
 import { withLaunchVaultKey } from "./vault-key";
 
 export async function startApi(given: Config, log: Logger) {
-  const config = await withLaunchVaultKey(given, log); // it serves the Launch API
-  const { pg, ch, engines, step, rpc, configs } = await openPlatform(config, log);
+  const withKey = await withLaunchVaultKey(given, log); // it serves the Launch API
+  const { pg, ch, engines, step, rpc, configs, config } = await openPlatform(withKey, log);
   const launches = launchPlatform(config, engines, configs, rpc, log);
   const data = dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })));
   const signIn = signInApiDeps(config, engines, rpc, log, data);

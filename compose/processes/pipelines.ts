@@ -14,9 +14,9 @@ import { buildStorage, treasuryOf } from "../storage";
 import { kafkaBus, kafkaOrExit, kafkaWithTopic, pollConsumerLag } from "../kafka";
 import { startReconciliation } from "../reconciliation";
 
-export async function startPipelines(config: Config, log: Logger) {
-  const kafkaConfig = kafkaOrExit(config, "pipelines");
-  const { pg, ch, engines, step, configs } = await openPlatform(config, log);
+export async function startPipelines(given: Config, log: Logger) {
+  const kafkaConfig = kafkaOrExit(given, "pipelines");
+  const { pg, ch, engines, step, configs, config } = await openPlatform(given, log);
   // this process learns graduations, so it keeps the Helius webhook's addresses in step (off unless configured)
   const { sink, metrics, consumerStats: stats, addressSync } = await step("storage", () => buildStorage(engines, configs, log, { consumer: true, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) }));
   const kafka = await step("kafka topics", () => kafkaWithTopic(kafkaConfig, "pipelines"));

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { encodeBase58 } from "../../ingest/decoders/base58";
-import { enhancedTransaction, type EnhancedTransaction } from "../../ingest/simulator/helius";
-import { NATIVE_MINT, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID, tokenBurn, type SimInstruction, type SimOuterInstruction } from "../../ingest/simulator/encode";
+import { enhancedTransaction, type AccountData, type EnhancedTransaction } from "../../ingest/simulator/helius";
+import { NATIVE_MINT, TOKEN_PROGRAM_ID, systemTransfer, tokenBurn, type SimInstruction, type SimOuterInstruction } from "../../ingest/simulator/encode";
 
 export type AccountChange = { account: string; lamports?: bigint; token?: { mint: string; owner: string; atoms: bigint; decimals: number } };
 
@@ -22,7 +22,7 @@ export function header(feePayer: string, at: number, fee = 5_000) {
 
 /** accountData from the changes: the fee payer's entry carries the fee as Helius reports it (fee included). */
 export function accountData(feePayer: string, fee: number, changes: AccountChange[]): EnhancedTransaction["accountData"] {
-  const byAccount = new Map<string, { account: string; nativeBalanceChange: number; tokenBalanceChanges: unknown[] }>();
+  const byAccount = new Map<string, AccountData>();
   const entry = (account: string) => {
     let e = byAccount.get(account);
     if (!e) byAccount.set(account, (e = { account, nativeBalanceChange: 0, tokenBalanceChanges: [] }));
@@ -44,23 +44,15 @@ export function accountData(feePayer: string, fee: number, changes: AccountChang
 }
 
 function withBalances(h: ReturnType<typeof header>, instructions: SimOuterInstruction[], changes: AccountChange[]): EnhancedTransaction {
-  return { ...enhancedTransaction(h, instructions), accountData: accountData(h.feePayer, h.fee, changes) };
+  return enhancedTransaction(h, instructions, accountData(h.feePayer, h.fee, changes));
 }
 
-/** System Program Transfer: index 2 (u32 LE), lamports (u64 LE). */
-function systemTransferIx(from: string, to: string, lamports: bigint): SimInstruction {
-  const data = new Uint8Array(12);
-  const view = new DataView(data.buffer);
-  view.setUint32(0, 2, true);
-  view.setBigUint64(4, lamports, true);
-  return { programId: SYSTEM_PROGRAM_ID, accounts: [from, to], data: encodeBase58(data) };
-}
 const outer = (ix: SimInstruction, inner: SimInstruction[] = []): SimOuterInstruction => ({ ...ix, innerInstructions: inner });
 
 /** The treasury sends SOL to `recipient` (an agent's vault, a creator). */
 export function payout(treasury: string, recipient: string, lamports: bigint, at: number): EnhancedTransaction {
   const h = header(treasury, at);
-  return withBalances(h, [outer(systemTransferIx(treasury, recipient, lamports))], [
+  return withBalances(h, [outer(systemTransfer(treasury, recipient, lamports))], [
     { account: treasury, lamports: -lamports },
     { account: recipient, lamports },
   ]);
@@ -77,7 +69,7 @@ export function buyback(treasury: string, platformToken: string, a: BuybackAccou
   const h = header(treasury, at);
   const syncNative: SimInstruction = { programId: TOKEN_PROGRAM_ID, accounts: [a.treasuryWsol], data: encodeBase58(Uint8Array.of(17)) };
   const swap: SimInstruction = { programId: a.router, accounts: [treasury, a.treasuryWsol, a.treasuryToken, a.poolWsol, a.poolToken, a.poolAuthority], data: encodeBase58(Uint8Array.of(9, 1, 2, 3)) };
-  return withBalances(h, [outer(systemTransferIx(treasury, a.treasuryWsol, wrap)), outer(syncNative), outer(swap)], [
+  return withBalances(h, [outer(systemTransfer(treasury, a.treasuryWsol, wrap)), outer(syncNative), outer(swap)], [
     { account: treasury, lamports: -wrap },
     { account: a.treasuryWsol, lamports: wrap - spent, token: { mint: NATIVE_MINT, owner: treasury, atoms: wrap - spent, decimals: 9 } },
     { account: a.treasuryToken, token: { mint: platformToken, owner: treasury, atoms, decimals: 6 } },
