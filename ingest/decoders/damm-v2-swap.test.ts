@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Trade } from "../contract/facts";
 import { decodeTransaction } from "./index";
-import { fixtureTx } from "./testing";
+import { fixtureInstructions } from "./testing";
 
 // The README calls these "older program version: legacy EvtSwap", and they do carry that
 // event (discriminator 1b3c15d58aaabb93, unknown to the current IDL). They carry a
@@ -14,7 +14,7 @@ const WSOL = "So11111111111111111111111111111111111111112";
 const TRADER = "5awoNsCULYySQaxHsGYxd9Xm7cr3GjyTZj8FmU4zsVEf";
 
 test("DAMM v2 buy: B -> A, 1 SOL in", async () => {
-  const d = decodeTransaction(await fixtureTx("damm-v2-buy.enhanced.json"));
+  const d = decodeTransaction(await fixtureInstructions("damm-v2-buy.enhanced.json"));
   const buy: Trade = {
     signature: "28uuEn1518R6trARqBRPC4cDxCKUwP9zx9GNrzMaLiWoqKtSQUzZsGWhpzLwBvNTnaT9JuJaMyfrSGwJgjDkhN3r",
     ix: 5,
@@ -45,7 +45,7 @@ test("DAMM v2 buy: B -> A, 1 SOL in", async () => {
 });
 
 test("DAMM v2 sell: A -> B", async () => {
-  const d = decodeTransaction(await fixtureTx("damm-v2-sell.enhanced.json"));
+  const d = decodeTransaction(await fixtureInstructions("damm-v2-sell.enhanced.json"));
   const sell: Trade = {
     signature: "66cZgGQey59s3GK4QvrxG1rRRpw1VANrcpym7EntkWaXof2tENbTXU8Efhk2HLbp9tLjUCb5dRqGwLkKioYJMvPB",
     ix: 3,
@@ -76,7 +76,7 @@ test("DAMM v2 sell: A -> B", async () => {
 });
 
 test("with only the legacy event, a DAMM v2 swap yields no trade and no error", async () => {
-  const tx = await fixtureTx("damm-v2-buy.enhanced.json");
+  const tx = await fixtureInstructions("damm-v2-buy.enhanced.json");
   tx.instructions[5]!.inner.splice(3, 1); // drop EvtSwap2
   const d = decodeTransaction(tx);
   expect(d.facts).toEqual([]);

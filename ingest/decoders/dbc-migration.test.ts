@@ -3,7 +3,7 @@ import type { Migration } from "../contract/facts";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { decodeTransaction } from "./index";
 import { DAMM_V2, DBC } from "./program-coder";
-import { anchorInstruction, fixtureTx, syntheticTx } from "./testing";
+import { anchorInstruction, fixtureInstructions, syntheticTx } from "./testing";
 
 const MIGRATION: Migration = {
   signature: "4hhaf2y5mTNM2vdYc82G3Se637caBDYBNyWiwBQHsJnCaBV8WCmdectj5nKanthrcF6rcHtYaK6Gc5cCv7rsjqXs",
@@ -21,7 +21,7 @@ const MIGRATION: Migration = {
   sqrtPrice: 41_248_173_712_355_948n,
 };
 
-function events(tx: Awaited<ReturnType<typeof fixtureTx>>): string[] {
+function events(tx: Awaited<ReturnType<typeof fixtureInstructions>>): string[] {
   return tx.instructions[0]!.inner.flatMap((i) => {
     const p = i.programId === DBC.programId ? DBC : i.programId === DAMM_V2.programId ? DAMM_V2 : null;
     if (!p || !isEventCpi(i.data)) return [];
@@ -31,7 +31,7 @@ function events(tx: Awaited<ReturnType<typeof fixtureTx>>): string[] {
 }
 
 test("migration_damm_v2: the instruction is the fact; sqrtPrice from cp-amm EvtInitializePool", async () => {
-  const tx = await fixtureTx("dbc-migrate-damm-v2.enhanced.json");
+  const tx = await fixtureInstructions("dbc-migrate-damm-v2.enhanced.json");
   // no DBC event at all; cp-amm events of an older version, one of which the IDL lacks
   expect(events(tx)).toEqual([
     "EvtCreatePosition",
@@ -51,14 +51,14 @@ test("migration_damm_v2: the instruction is the fact; sqrtPrice from cp-amm EvtI
 });
 
 test("without the cp-amm EvtInitializePool the sqrt price is 0", async () => {
-  const tx = await fixtureTx("dbc-migrate-damm-v2.enhanced.json");
+  const tx = await fixtureInstructions("dbc-migrate-damm-v2.enhanced.json");
   tx.instructions[0]!.inner.splice(20, 1);
   const d = decodeTransaction(tx);
   expect(d.facts).toEqual([{ ...MIGRATION, sqrtPrice: 0n }]);
 });
 
 test("a malformed cp-amm EvtInitializePool is an error; the migration stays, with price 0", async () => {
-  const tx = await fixtureTx("dbc-migrate-damm-v2.enhanced.json");
+  const tx = await fixtureInstructions("dbc-migrate-damm-v2.enhanced.json");
   const ev = tx.instructions[0]!.inner[20]!;
   ev.data = ev.data.subarray(0, 40);
   const d = decodeTransaction(tx);

@@ -1,11 +1,11 @@
 import { expect, test } from "bun:test";
 import type { PoolCreated } from "../contract/facts";
 import { decodeTransaction } from "./index";
-import { fixtureTx } from "./testing";
+import { fixtureInstructions } from "./testing";
 import { DBC } from "./program-coder";
 
 test("pool creation (raw webhook): EvtInitializePool + initialize_virtual_pool_with_spl_token args", async () => {
-  const d = decodeTransaction(await fixtureTx("dbc-create-pool.raw.json"));
+  const d = decodeTransaction(await fixtureInstructions("dbc-create-pool.raw.json"));
   const expected: PoolCreated = {
     signature: "5hsqkSAZ9qcF5yNkXi4P7oCU2Uw7ydVQQ9oCu6J9Gy418tzygUBxmzTPbU1k2VR3a9a1vi9pxddUwtMvy9218PFL",
     ix: 0,
@@ -30,7 +30,7 @@ test("pool creation (raw webhook): EvtInitializePool + initialize_virtual_pool_w
 });
 
 test("an EvtInitializePool under some other instruction is an error", async () => {
-  const tx = await fixtureTx("dbc-create-pool.raw.json");
+  const tx = await fixtureInstructions("dbc-create-pool.raw.json");
   const outer = tx.instructions[0]!;
   // a swap discriminator in place of initialize_virtual_pool_with_spl_token
   outer.data = Uint8Array.of(0xf8, 0xc6, 0x9e, 0x91, 0xe1, 0x75, 0x87, 0xc8, ...new Uint8Array(16));
@@ -42,7 +42,7 @@ test("an EvtInitializePool under some other instruction is an error", async () =
 });
 
 test("a NUL in the coin's name, symbol or URI is removed (Postgres text cannot hold it)", async () => {
-  const tx = await fixtureTx("dbc-create-pool.raw.json");
+  const tx = await fixtureInstructions("dbc-create-pool.raw.json");
   const outer = tx.instructions[0]!;
   // the recorded creation, its arguments rewritten as a creator could have written them
   const decoded = DBC.coder.instruction.decode(Buffer.from(outer.data)) as { name: string; data: { params: Record<string, unknown> } };

@@ -3,7 +3,7 @@ import type { Trade } from "../contract/facts";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";
-import { fixtureTx } from "./testing";
+import { fixtureInstructions } from "./testing";
 
 const POOL = "6df83M2zCRgxqVvjpUKMo8GWmGtcb6ojbZiNwjMBnb1i";
 const CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew";
@@ -62,7 +62,7 @@ const SELL: Trade = {
   referralFee: 0n,
 };
 
-function dbcEvents(tx: Awaited<ReturnType<typeof fixtureTx>>): string[] {
+function dbcEvents(tx: Awaited<ReturnType<typeof fixtureInstructions>>): string[] {
   return tx.instructions.flatMap((o) =>
     o.inner
       .filter((i) => i.programId === DBC.programId && isEventCpi(i.data))
@@ -72,7 +72,7 @@ function dbcEvents(tx: Awaited<ReturnType<typeof fixtureTx>>): string[] {
 
 describe("DBC swaps", () => {
   test("buy: emits EvtSwap and EvtSwap2, yields exactly one trade", async () => {
-    const tx = await fixtureTx("dbc-buy.enhanced.json");
+    const tx = await fixtureInstructions("dbc-buy.enhanced.json");
     expect(dbcEvents(tx)).toEqual(["EvtSwap", "EvtSwap2"]);
     const d = decodeTransaction(tx);
     expect(d.facts).toEqual([BUY]);
@@ -81,7 +81,7 @@ describe("DBC swaps", () => {
   });
 
   test("sell: one trade", async () => {
-    const tx = await fixtureTx("dbc-sell.enhanced.json");
+    const tx = await fixtureInstructions("dbc-sell.enhanced.json");
     expect(dbcEvents(tx)).toEqual(["EvtSwap", "EvtSwap2"]);
     const d = decodeTransaction(tx);
     expect(d.facts).toEqual([SELL]);
@@ -94,7 +94,7 @@ describe("DBC swaps", () => {
       ["dbc-buy.enhanced.json", BUY],
       ["dbc-sell.enhanced.json", SELL],
     ] as const) {
-      const tx = await fixtureTx(name);
+      const tx = await fixtureInstructions(name);
       const swap = tx.instructions[expected.ix]!;
       swap.inner.splice(3, 1); // drop the EvtSwap2 event-CPI
       expect(dbcEvents(tx)).toEqual(["EvtSwap"]);
@@ -105,7 +105,7 @@ describe("DBC swaps", () => {
   });
 
   test("EvtSwap2 before EvtSwap still yields one trade, in execution order with other facts", async () => {
-    const tx = await fixtureTx("dbc-buy.enhanced.json");
+    const tx = await fixtureInstructions("dbc-buy.enhanced.json");
     const inner = tx.instructions[6]!.inner;
     [inner[2], inner[3]] = [inner[3]!, inner[2]!];
     const d = decodeTransaction(tx);
@@ -113,7 +113,7 @@ describe("DBC swaps", () => {
   });
 
   test("an event whose pool differs from its swap instruction's pool is an error, not a trade", async () => {
-    const tx = await fixtureTx("dbc-buy.enhanced.json");
+    const tx = await fixtureInstructions("dbc-buy.enhanced.json");
     const swap = tx.instructions[6]!;
     swap.accounts = [...swap.accounts];
     swap.accounts[2] = CONFIG; // IDL account "pool"

@@ -3,15 +3,17 @@ import type { ChainTransaction } from "../transaction";
 import { EVENT_IX_TAG } from "./event-cpi";
 import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";
-import { addr, bn, eventCpi, FIXTURE_NAMES, fixtureTx, key, syntheticTx } from "./testing";
+import { addr, bn, eventCpi, FIXTURE_NAMES, fixtureInstructions, fixtureTx, key, syntheticTx } from "./testing";
 
+// then one token_balance per token account moved (counted in the fixtures' balance lists)
+const balances = (n: number) => Array<string>(n).fill("token_balance");
 const FACT_KINDS: Record<(typeof FIXTURE_NAMES)[number], string[]> = {
-  "damm-v2-buy.enhanced.json": ["trade"],
-  "damm-v2-sell.enhanced.json": ["trade"],
-  "dbc-buy.enhanced.json": ["trade"],
-  "dbc-create-pool.raw.json": ["pool_created"],
-  "dbc-migrate-damm-v2.enhanced.json": ["migration"],
-  "dbc-sell.enhanced.json": ["trade"],
+  "damm-v2-buy.enhanced.json": ["trade", ...balances(3)],
+  "damm-v2-sell.enhanced.json": ["trade", ...balances(3)],
+  "dbc-buy.enhanced.json": ["trade", ...balances(3)],
+  "dbc-create-pool.raw.json": ["pool_created", ...balances(1)],
+  "dbc-migrate-damm-v2.enhanced.json": ["migration", ...balances(6)],
+  "dbc-sell.enhanced.json": ["trade", ...balances(3)],
 };
 
 describe("every fixture", () => {
@@ -55,7 +57,7 @@ describe("every fixture", () => {
 
 describe("bad data never throws", () => {
   test("a truncated EvtSwap2 is an error, and the legacy EvtSwap does not stand in for it", async () => {
-    const tx = await fixtureTx("dbc-buy.enhanced.json");
+    const tx = await fixtureInstructions("dbc-buy.enhanced.json");
     const ev = tx.instructions[6]!.inner[3]!;
     ev.data = ev.data.subarray(0, 60);
     const d = decodeTransaction(tx);
@@ -66,7 +68,7 @@ describe("bad data never throws", () => {
   });
 
   test("an event-CPI with only tag and discriminator is an error", async () => {
-    const tx = await fixtureTx("dbc-create-pool.raw.json");
+    const tx = await fixtureInstructions("dbc-create-pool.raw.json");
     const ev = tx.instructions[0]!.inner[14]!;
     ev.data = ev.data.subarray(0, 16);
     const d = decodeTransaction(tx);
@@ -75,7 +77,7 @@ describe("bad data never throws", () => {
   });
 
   test("an unknown instruction of a known program is recorded and does not parent the events after it", async () => {
-    const tx = await fixtureTx("dbc-buy.enhanced.json");
+    const tx = await fixtureInstructions("dbc-buy.enhanced.json");
     const swap = tx.instructions[6]!;
     swap.data = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, ...swap.data.subarray(8));
     const d = decodeTransaction(tx);
@@ -87,7 +89,7 @@ describe("bad data never throws", () => {
   });
 
   test("an unknown event discriminator is recorded with its program", async () => {
-    const tx = await fixtureTx("dbc-sell.enhanced.json");
+    const tx = await fixtureInstructions("dbc-sell.enhanced.json");
     const ev = tx.instructions[3]!.inner[2]!; // EvtSwap
     ev.data = new Uint8Array(ev.data);
     ev.data.set([9, 9, 9, 9, 9, 9, 9, 9], 8);
@@ -97,7 +99,7 @@ describe("bad data never throws", () => {
   });
 
   test("events only pair with an instruction of the same outer instruction", async () => {
-    const tx = await fixtureTx("dbc-buy.enhanced.json");
+    const tx = await fixtureInstructions("dbc-buy.enhanced.json");
     // move the swap's events under the next outer instruction (a token CloseAccount)
     const moved = tx.instructions[6]!.inner.splice(2, 2);
     tx.instructions[7]!.inner.push(...moved);

@@ -1,7 +1,8 @@
 /**
  * decodeTransaction: walks every instruction in execution order (each outer instruction,
  * then its inner list), remembers per program the last non-event instruction (the parent
- * of the events that follow it) and hands each known event or instruction to its decoder.
+ * of the events that follow it) and hands each known event or instruction to its decoder;
+ * then one `token_balance` fact per token account the transaction moved (token-balances.ts).
  */
 import type { DecodedTransaction } from "../contract/facts";
 import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
@@ -18,6 +19,7 @@ import { dbcFeeClaimDecoders } from "./dbc-fee-claims";
 import { surplusDecoders } from "./dbc-surplus";
 import { dammSwapDecoders } from "./damm-v2-swap";
 import { dammFeeClaimDecoders } from "./damm-v2-fee-claim";
+import { tokenBalanceFacts } from "./token-balances";
 
 const EVENT_DECODERS: EventDecoder[] = [
   ...poolCreatedDecoders,
@@ -140,6 +142,8 @@ export function decodeTransaction(tx: ChainTransaction): DecodedTransaction {
     // decoders report through `errors`; this only guards the batch against a bug here
     out.errors.push({ ix: walker.ix, inner: -1, message: `decoder bug: ${errorMessage(e)}` });
   }
+  // balances move only when the transaction succeeds, so they come after the failed check
+  for (const f of tokenBalanceFacts(tx)) out.facts.push(f);
   for (const f of out.facts) withoutNul(f);
   return out;
 }

@@ -84,3 +84,8 @@ export function syntheticTx(instructions: OuterInstruction[]): ChainTransaction 
     nativeBalances: [],
   };
 }
+
+/** The fixture with its token balances left out: for tests of instruction and event decoders (token-balances.test.ts covers the balances). */
+export async function fixtureInstructions(name: string): Promise<ChainTransaction> {
+  return { ...(await fixtureTx(name)), tokenBalances: [] };
+}
