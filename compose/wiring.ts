@@ -128,7 +128,7 @@ export async function wirePlatform(opts: {
   bus?: Bus;
 }) {
   const { config, log, engines, configs } = opts;
-  const { registry, addressSync, metrics, consumerStats, sink, bus } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
+  const { registry, addressSync, metrics, consumerStats, sink, bus, holders } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
@@ -144,5 +144,5 @@ export async function wirePlatform(opts: {
     media: launches.media,
     pools: poolApiDeps(engines, configs, opts.rpc ?? null, log, data),
   });
-  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync };
+  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, holders };
 }

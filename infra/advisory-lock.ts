@@ -6,7 +6,7 @@
 import type { Sql } from "./postgres";
 
 /** Advisory lock keys, in one place: Postgres migrations use 7263001. */
-export const LOCKS = { reconcile: 7263002, launchTracker: 7263003, clickhouseMigrations: 7263004, heliusAddressSync: 7263005 } as const;
+export const LOCKS = { reconcile: 7263002, launchTracker: 7263003, clickhouseMigrations: 7263004, heliusAddressSync: 7263005, holdersReconcile: 7263006 } as const;
 
 /** Runs `job` holding the lock, waiting for it as long as another process holds it. */
 export async function whileHoldingLock<T>(sql: Sql, key: number, job: () => Promise<T>): Promise<T> {

@@ -131,6 +131,8 @@ const EnvSchema = v.object({
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
   /** hours a fact waits for its pool or coin (parked) before it is dropped as one that never appears */
   PARKED_FACTS_MAX_AGE_HOURS: positiveInt("168"),
+  /** minutes between two RPC reconciliations of every platform coin's holders (needs SOLANA_RPC_URL); 0 = off */
+  HOLDERS_RECONCILE_MINUTES: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0)), "60"),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -171,6 +173,8 @@ export type Config = Readonly<{
   dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
   metrics: Readonly<{ token: string | null }>;
   parkedFactsMaxAgeHours: number;
+  /** minutes between two holder reconciliations over RPC; 0 = off */
+  holdersReconcileMinutes: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
@@ -270,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     metrics: Object.freeze({ token: e.METRICS_TOKEN ?? null }),
     parkedFactsMaxAgeHours: e.PARKED_FACTS_MAX_AGE_HOURS,
+    holdersReconcileMinutes: e.HOLDERS_RECONCILE_MINUTES,
     logLevel: e.LOG_LEVEL,
   });
 }
