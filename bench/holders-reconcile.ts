@@ -65,7 +65,7 @@ try {
     const r = await reconcileCoinHolders(deps, mint);
     seconds.push((performance.now() - t0) / 1000);
     const after = (await holderCounts(ch, [mint])).byMint.get(mint);
-    say(`run ${run + 1}: ${seconds[run]!.toFixed(2)} s, ${r.accounts} accounts read, ${r.zeroed} zeroed, ${after} holders`);
+    say(`run ${run + 1}: ${seconds[run]!.toFixed(2)} s (read ${r.readMs} ms, write ${r.writeMs} ms, count ${r.countMs} ms), ${r.accounts} accounts read, ${r.zeroed} zeroed, ${after} holders`);
     if (after !== holders) throw new Error(`counted ${after} holders, the chain has ${holders}`);
   }
   rpc.stop();

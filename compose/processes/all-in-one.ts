@@ -2,9 +2,10 @@
  * The all-in-one process (`main.ts`, the embedded default): engines under DATA_DIR,
  * migrations, the bus (in-process, or Kafka when KAFKA_BROKERS is set, with the consumer in
  * this process too), the HTTP API and webhook receiver, reconciliation (transactions and
- * holders), holder counting, the agents' background jobs, and, with no chain configured, the simulator posting through the real
- * webhook (it also plays a SOL price when no price source is configured, and gives its
- * coins images and descriptions). Any start-up failure logs one line and exits 1.
+ * holders), holder counting, the agents' background jobs, and, with no chain configured,
+ * the simulator posting through the real webhook (it also plays a SOL price when no price
+ * source is configured, and gives its coins images and descriptions). Any start-up failure
+ * logs one line and exits 1.
  */
 import { randomBytes } from "node:crypto";
 import type { Config } from "../../infra/config";

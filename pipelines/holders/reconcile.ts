@@ -26,7 +26,8 @@ export type HolderReconcileDeps = {
   log: Logger;
 };
 
-export type CoinReconciled = { mint: string; slot: number; accounts: number; zeroed: number; ms: number };
+/** `ms`: the whole; `readMs` both RPC reads beside our balances, `writeMs` the snapshot rows, `countMs` the recount. */
+export type CoinReconciled = { mint: string; slot: number; accounts: number; zeroed: number; ms: number; readMs: number; writeMs: number; countMs: number };
 
 /** Reconciles one coin's balances with the chain and recounts it. Throws (nothing written) when an answer is malformed. */
 export async function reconcileCoinHolders(deps: HolderReconcileDeps, mint: string): Promise<CoinReconciled> {
@@ -60,9 +61,15 @@ export async function reconcileCoinHolders(deps: HolderReconcileDeps, mint: stri
       rows.push(row(closedAt, { account: h.account, owner: h.owner, amount: 0n }));
       zeroed++;
     }
+  const read = performance.now();
   if (rows.length) await deps.ch.insert("token_balances", rows);
+  const written = performance.now();
   await recountHolders(deps.ch, [mint]);
-  return { mint, slot: Math.max(spl.slot, t22.slot), accounts: seen.size, zeroed, ms: Math.round(performance.now() - started) };
+  const done = performance.now();
+  return {
+    mint, slot: Math.max(spl.slot, t22.slot), accounts: seen.size, zeroed,
+    ms: Math.round(done - started), readMs: Math.round(read - started), writeMs: Math.round(written - read), countMs: Math.round(done - written),
+  };
 }
 
 export type HoldersRunResult = { skipped: true } | { skipped: false; coins: number; failed: number; ms: number };
