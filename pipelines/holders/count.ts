@@ -14,22 +14,25 @@ import { NEVER_HOLDERS } from "./never-holders";
 export const MINTS_PER_QUERY = 1000;
 
 /**
- * Per account of `{mints}`: its owner (the newest one named), balance (latest snapshot + later
- * 'tx' deltas), decimals and the newest slot included. FINAL: a snapshot read twice at one
- * slot is one row.
+ * Per account of `{mints}`: its owner (the newest one named), balance (latest snapshot + the
+ * 'tx' deltas of later slots), decimals and newest slot. One pass grouped by account, no
+ * FINAL: 'tx' rows are exactly-once (the sink's gate), and a snapshot read twice at one slot
+ * is the same amount, which argMax takes once.
  */
 export const ACCOUNT_BALANCES = `
-  SELECT t.mint AS mint, t.account AS account, argMaxIf(t.owner, t.slot, t.owner != '') AS owner,
-         sum(t.amount) AS balance, max(t.decimals) AS decimals, max(t.slot) AS last_slot
-  FROM token_balances AS t FINAL
-  LEFT JOIN (
-    SELECT mint, account, max(slot) AS snapshot_slot FROM token_balances
-    WHERE mint IN {mints:Array(String)} AND kind = 'snapshot'
+  SELECT mint, account, owner,
+         snapshot_amount + arraySum(arrayMap(t -> if(t.1 > snapshot_slot, t.2, toInt128(0)), deltas)) AS balance,
+         decimals, last_slot
+  FROM (
+    SELECT mint, account, argMaxIf(owner, slot, owner != '') AS owner,
+           maxIf(slot, kind = 'snapshot') AS snapshot_slot,
+           argMaxIf(amount, slot, kind = 'snapshot') AS snapshot_amount,
+           groupArrayIf((slot, amount), kind = 'tx') AS deltas,
+           max(decimals) AS decimals, max(slot) AS last_slot
+    FROM token_balances
+    WHERE mint IN {mints:Array(String)}
     GROUP BY mint, account
-  ) AS s ON t.mint = s.mint AND t.account = s.account
-  WHERE t.mint IN {mints:Array(String)}
-    AND ((t.kind = 'tx' AND t.slot > s.snapshot_slot) OR (t.kind = 'snapshot' AND t.slot = s.snapshot_slot))
-  GROUP BY t.mint, t.account`;
+  )`;
 
 /** Per mint: the owners with a positive balance, and the newest slot the count includes. */
 const COUNT_SELECT = `

@@ -2,9 +2,10 @@
  * Holder reconciliation over RPC: the webhook can miss a coin's transfers (a delivery Helius
  * gave up on, a transfer in a transaction that names no platform address), so the chain's own
  * answer heals the balances. For a coin, both token programs are asked for every account of
- * its mint (getProgramAccounts, with the context slot); each account gets a 'snapshot' row at
- * its answer's slot, every account we hold a positive balance for that the chain no longer
- * returns (closed since) a 0 snapshot, then the coin is recounted. A transaction at or below
+ * its mint (getProgramAccounts, with the context slot); each account whose balance differs from
+ * ours (or that we did not know) gets a 'snapshot' row at its answer's slot, every account we
+ * hold a positive balance for that the chain no longer returns (closed since) a 0 snapshot,
+ * then the coin is recounted. A transaction at or below
  * the snapshot's slot is inside the snapshot (count.ts), so a late delivery never counts twice.
  *
  * Nothing is written unless both answers are well formed. One run at a time across processes
@@ -26,49 +27,57 @@ export type HolderReconcileDeps = {
   log: Logger;
 };
 
-/** `ms`: the whole; `readMs` both RPC reads beside our balances, `writeMs` the snapshot rows, `countMs` the recount. */
-export type CoinReconciled = { mint: string; slot: number; accounts: number; zeroed: number; ms: number; readMs: number; writeMs: number; countMs: number };
+/**
+ * `accounts`: what the chain returned; `written`: snapshot rows (accounts that differ from ours,
+ * `zeroed` of them closed since). `ms`: the whole; `readMs` both RPC reads beside our balances, `writeMs` the snapshot rows, `countMs` the recount. */
+export type CoinReconciled = { mint: string; slot: number; accounts: number; written: number; zeroed: number; ms: number; readMs: number; writeMs: number; countMs: number };
 
 /** Reconciles one coin's balances with the chain and recounts it. Throws (nothing written) when an answer is malformed. */
 export async function reconcileCoinHolders(deps: HolderReconcileDeps, mint: string): Promise<CoinReconciled> {
   const started = performance.now();
-  const [spl, t22, held] = await Promise.all([
+  const [spl, t22, known] = await Promise.all([
     deps.rpc.getTokenAccounts(mint, "spl-token"),
     deps.rpc.getTokenAccounts(mint, "token-2022"),
-    deps.ch.query<{ account: string; owner: string; decimals: number }>(
-      `SELECT account, owner, decimals FROM (${ACCOUNT_BALANCES}) WHERE balance > 0`,
+    deps.ch.query<{ account: string; owner: string; balance: string; decimals: number }>(
+      `SELECT account, owner, toString(balance) AS balance, decimals FROM (${ACCOUNT_BALANCES})`,
       { mints: [mint] },
     ),
   ]);
   const at = Math.floor(Date.now() / 1000);
-  const decimals = held[0]?.decimals ?? 0;
+  const decimals = known[0]?.decimals ?? 0;
   const row = (slot: number, a: TokenAccountBalance): TokenBalanceRow => ({
     mint, account: a.account, slot, signature: `snapshot:${slot}`, ix: 0, inner: 0, at, owner: a.owner, kind: "snapshot", amount: a.amount, decimals,
   });
+  const ours = new Map(known.map((k) => [k.account, k]));
   const rows: TokenBalanceRow[] = [];
   const seen = new Set<string>();
   for (const answer of [spl, t22])
     for (const a of answer.accounts) {
       if (seen.has(a.account)) continue;
       seen.add(a.account);
-      rows.push(row(answer.slot, a));
+      // An account whose balance we hold already needs no row: only transactions we miss can
+      // make it differ, and then it gets one. (A missed pair that cancels out, one of which
+      // arrives later, is set right by the next run.) So a run writes what changed, not every
+      // holder every hour.
+      const mine = ours.get(a.account);
+      if (mine === undefined || BigInt(mine.balance) !== a.amount || (mine.owner !== a.owner && a.amount > 0n)) rows.push(row(answer.slot, a));
     }
   // closed since: gone from its program's answer; the earlier of the two slots is safe for either
   const closedAt = Math.min(spl.slot, t22.slot);
   let zeroed = 0;
-  for (const h of held)
-    if (!seen.has(h.account)) {
-      rows.push(row(closedAt, { account: h.account, owner: h.owner, amount: 0n }));
+  for (const k of known)
+    if (!seen.has(k.account) && BigInt(k.balance) > 0n) {
+      rows.push(row(closedAt, { account: k.account, owner: k.owner, amount: 0n }));
       zeroed++;
     }
   const read = performance.now();
   if (rows.length) await deps.ch.insert("token_balances", rows);
-  const written = performance.now();
+  const stored = performance.now();
   await recountHolders(deps.ch, [mint]);
   const done = performance.now();
   return {
-    mint, slot: Math.max(spl.slot, t22.slot), accounts: seen.size, zeroed,
-    ms: Math.round(done - started), readMs: Math.round(read - started), writeMs: Math.round(written - read), countMs: Math.round(done - written),
+    mint, slot: Math.max(spl.slot, t22.slot), accounts: seen.size, written: rows.length, zeroed,
+    ms: Math.round(done - started), readMs: Math.round(read - started), writeMs: Math.round(stored - read), countMs: Math.round(done - stored),
   };
 }
 
