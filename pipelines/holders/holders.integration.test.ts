@@ -14,6 +14,7 @@ import type { Fact, PoolCreated, TokenBalanceChange } from "../../ingest/contrac
 import type { TxEnvelope } from "../../ingest/contract/envelope";
 import { ACCOUNT_BALANCES } from "./count";
 import { holderCounts } from "./read";
+import { createHolderCounter } from "./counter";
 import { DBC_POOL_AUTHORITY, INCINERATOR } from "./never-holders";
 import { reconcileCoinHolders, reconcileHolders, scheduleHolderReconciliation } from "./reconcile";
 
@@ -92,6 +93,19 @@ describe("holders", () => {
     await store.holders.flush();
     expect((await balances(engines.ch, c.mint))[a.account]).toBe("1000");
     await store.holders.stop();
+  });
+
+  test("at start, coins with balances but no count are counted", async () => {
+    const engines = await testEngines();
+    const c = coin();
+    await engines.ch.insert("token_balances", [
+      { mint: c.mint, account: c.wallets.a.account, slot: 5, signature: "s", ix: 0, inner: -2, at: 1, owner: c.wallets.a.owner, kind: "tx", amount: 3n, decimals: 6 },
+    ]);
+    const counter = createHolderCounter({ ch: engines.ch, log });
+    await counter.countUncounted();
+    await counter.flush();
+    expect(await holdersOf(engines.ch, c.mint)).toBe(1);
+    await counter.stop();
   });
 
   test("a write that stored the balances but failed is written again, and redelivered, without counting them twice", async () => {
