@@ -1,6 +1,6 @@
 /**
  * The pipelines' stores as every process that writes builds them: the pool registry, the
- * fact sink and the in-process bus straight to it (or the given Kafka bus). The all-in-one
+ * fact sink, the holder counter it feeds, and the in-process bus straight to it (or the given Kafka bus). The all-in-one
  * platform, the pipelines process, the backfill without Kafka and the tests' simulated
  * chains all build through here, so they store alike.
  */
@@ -14,6 +14,7 @@ import { createMetrics, watchConsumer } from "../pipelines/metrics";
 import type { ConsumerStats } from "../pipelines/kafka/consumer";
 import { syncOnGraduation, webhookAddressSync } from "../ingest/helius/address-sync-runner";
 import { storedSignatures } from "./stored";
+import { createHolderCounter } from "../pipelines/holders/counter";
 import type { Engines } from "./wiring";
 
 export async function buildStorage(
@@ -47,9 +48,12 @@ export async function buildStorage(
   const metrics = createMetrics();
   const consumerStats: ConsumerStats = { batches: 0, messages: 0, deadLetters: 0, lag: 0 };
   if (opts.consumer) watchConsumer(metrics, consumerStats);
-  const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }), parkedMaxAgeMs: opts.parkedMaxAgeMs });
+  // holder counts follow the balances this process stores (pipelines/holders/)
+  const holders = createHolderCounter({ ch: engines.ch, log: log.child({ stage: "holders" }) });
+  const sink = createFactSink({ ...engines, registry, metrics, log: log.child({ stage: "sink" }), parkedMaxAgeMs: opts.parkedMaxAgeMs, onBalances: holders.changed });
+  holders.countUncounted().catch((err: unknown) => log.warn("could not look for coins without a holder count", { error: String(err) }));
   const bus = opts.bus ?? createInProcessBus(sink);
-  return { registry, addressSync, metrics, consumerStats, sink, bus, stored: storedSignatures(engines) };
+  return { registry, addressSync, metrics, consumerStats, sink, bus, holders, stored: storedSignatures(engines) };
 }
 export type Storage = Awaited<ReturnType<typeof buildStorage>>;
 

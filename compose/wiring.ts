@@ -177,7 +177,7 @@ export async function wirePlatform(opts: {
   authenticate?: Authenticate;
 }) {
   const { config, log, engines, configs } = opts;
-  const { registry, addressSync, metrics, consumerStats, sink, bus } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) });
+  const { registry, addressSync, metrics, consumerStats, sink, bus, holders } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) });
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
@@ -197,5 +197,5 @@ export async function wirePlatform(opts: {
     me: signIn.me,
     daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signIn.auth.authenticate),
   });
-  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth };
+  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders };
 }

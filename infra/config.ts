@@ -185,6 +185,8 @@ const EnvSchema = v.object({
   AUTH_REFRESH_TOKEN_DAYS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(1), v.maxValue(365)), "30"),
   /** wallet sign-in: nonces per minute per client address (429 RATE_LIMITED beyond; as many at once); 0 = no limit */
   AUTH_NONCE_RATE_PER_MINUTE: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0)), "10"),
+  /** minutes between two RPC reconciliations of every platform coin's holders (needs SOLANA_RPC_URL); 0 = off */
+  HOLDERS_RECONCILE_MINUTES: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0)), "60"),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -229,6 +231,8 @@ export type Config = Readonly<{
   parkedFactsMaxAgeHours: number;
   /** wallet sign-in (api/auth/) */
   auth: Readonly<{ domain: string; uri: string; accessTtlMs: number; refreshTtlMs: number; nonceRatePerMinute: number }>;
+  /** minutes between two holder reconciliations over RPC; 0 = off */
+  holdersReconcileMinutes: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
@@ -339,6 +343,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       refreshTtlMs: e.AUTH_REFRESH_TOKEN_DAYS * 86_400_000,
       nonceRatePerMinute: e.AUTH_NONCE_RATE_PER_MINUTE,
     }),
+    holdersReconcileMinutes: e.HOLDERS_RECONCILE_MINUTES,
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -3,7 +3,9 @@
  * delivery it gave up on is a gap. Every two minutes the most recent signatures of
  * each platform address (configs, the DAMM v2 pools their coins graduated to, and the
  * treasury's addresses) are compared with transactions, and the missing transactions are fetched
- * over RPC and ingested through the webhook's decode path (source "reconcile").
+ * over RPC and ingested through the webhook's decode path (source "reconcile"). The
+ * mints whose balances those transactions moved are handed to `onHealed` (the holder
+ * reconciliation: a missed transaction may hide transfers of other days).
  *
  * One run at a time across every process: a Postgres advisory lock held on a
  * reserved connection (session locks belong to a connection, not to the pool). A
@@ -17,6 +19,7 @@ import type { Logger } from "../../infra/log";
 import type { Bus, StoredSignatures } from "../contract/bus";
 import { treasuryAddresses, type ConfigRegistry } from "../contract/configs";
 import { toEnvelopes } from "../helius/handle";
+import { movedMints } from "../contract/envelope";
 import { createLimiter, publishEnvelopes } from "../backfill/fetch";
 import type { ChainReader, SignatureInfo } from "../backfill/rpc";
 
@@ -39,6 +42,8 @@ export type ReconcileDeps = {
   minAgeSeconds?: number;
   txConcurrency?: number;
   addressConcurrency?: number;
+  /** told the coins whose balances the healed transactions moved (their holders are reconciled over RPC) */
+  onHealed?: (mints: string[]) => void;
 };
 
 export type ReconcileResult =
@@ -81,7 +86,12 @@ async function reconcileLocked(deps: ReconcileDeps): Promise<ReconcileResult> {
   const failures = fetched.filter((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failures.length)
     deps.log.warn("reconciliation could not fetch some transactions", { count: failures.length, first: String(failures[0]!.reason?.message ?? failures[0]!.reason) });
-  await publishEnvelopes(deps.bus, toEnvelopes(raws, "reconcile"));
+  const envelopes = toEnvelopes(raws, "reconcile");
+  await publishEnvelopes(deps.bus, envelopes);
+  if (deps.onHealed && envelopes.length) {
+    const mints = movedMints(envelopes);
+    if (mints.length) deps.onHealed(mints);
+  }
 
   const result = {
     skipped: false as const,
