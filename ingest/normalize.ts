@@ -137,6 +137,15 @@ function enhancedOuter(v: unknown, what: string): OuterInstruction {
   return { programId, accounts, data, inner };
 }
 
+/**
+ * Token balance changes in one order whatever the source (by token account address): a
+ * change's position is its fact key, so the webhook's enhanced form and RPC's raw form of
+ * one transaction (which list accounts in different orders) give the same keys.
+ */
+function canonical(list: TokenBalanceDelta[]): TokenBalanceDelta[] {
+  return list.sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+}
+
 /** accountData[]: each account's nativeBalanceChange and its tokenBalanceChanges (deltas, signed) */
 function enhancedBalances(e: Obj): Pick<ChainTransaction, "tokenBalances" | "nativeBalances"> {
   const tokenBalances: TokenBalanceDelta[] = [];
@@ -166,7 +175,7 @@ function enhancedBalances(e: Obj): Pick<ChainTransaction, "tokenBalances" | "nat
       });
     }
   }
-  return { tokenBalances, nativeBalances };
+  return { tokenBalances: canonical(tokenBalances), nativeBalances };
 }
 
 function enhanced(e: Obj): ChainTransaction {
@@ -267,6 +276,7 @@ function rawBalances(keys: string[], meta: Obj): Pick<ChainTransaction, "tokenBa
     const delta = (after?.amount ?? 0n) - (before?.amount ?? 0n);
     if (delta !== 0n) tokenBalances.push({ account: seen.account, mint: seen.mint, owner: after?.owner || before?.owner || "", delta, decimals: seen.decimals });
   }
+  canonical(tokenBalances);
   const nativeBalances: ChainTransaction["nativeBalances"] = [];
   const preSol = optionalList(meta.preBalances, "meta.preBalances");
   const postSol = optionalList(meta.postBalances, "meta.postBalances");

@@ -28,7 +28,8 @@ export type ChainTransaction = {
   /** the network fee in lamports (0 when the source did not say) */
   fee: number;
   /**
-   * Token accounts whose balance moved (post - pre), in the source's order: raw/RPC from
+   * Token accounts whose balance moved (post - pre), ordered by token account address (the
+   * same order from every source: a change's position is its fact key): raw/RPC from
    * meta.pre/postTokenBalances, enhanced from accountData[].tokenBalanceChanges. Accounts
    * whose balance did not move are left out.
    */

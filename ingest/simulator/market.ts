@@ -211,13 +211,14 @@ export class Market {
     return enhancedTransaction(t.h, t.ixs, accountData, { ...extra, tokenTransfers: t.tokenTransfers, nativeTransfers: t.nativeTransfers });
   }
 
-  /** The balance facts a transaction carries: one token_balance per moved token account (ix = its position), the fee payer's SOL change without the fee. */
+  /** The balance facts a transaction carries: one token_balance per moved token account (ix = its position by account address), the fee payer's SOL change without the fee. */
   private recordBalances(h: TxHeader, accountData: AccountData[]): void {
     const signature = h.signature;
-    let i = 0;
-    for (const a of accountData)
-      for (const c of a.tokenBalanceChanges)
-        this.record({ kind: "token_balance", signature, ix: i++, mint: c.mint, account: c.tokenAccount, owner: c.userAccount, delta: BigInt(c.rawTokenAmount.tokenAmount), decimals: c.rawTokenAmount.decimals });
+    // ix = the position in ingest's canonical order: by token account address (ingest/normalize.ts)
+    const changes = accountData.flatMap((a) => a.tokenBalanceChanges).sort((x, y) => (x.tokenAccount < y.tokenAccount ? -1 : x.tokenAccount > y.tokenAccount ? 1 : 0));
+    changes.forEach((c, i) =>
+      this.record({ kind: "token_balance", signature, ix: i, mint: c.mint, account: c.tokenAccount, owner: c.userAccount, delta: BigInt(c.rawTokenAmount.tokenAmount), decimals: c.rawTokenAmount.decimals }),
+    );
     const payer = BigInt(accountData[0]!.nativeBalanceChange) + BigInt(h.fee);
     if (payer !== 0n) this.record({ kind: "sol_balance", signature, ix: 0, account: h.feePayer, delta: payer });
   }
