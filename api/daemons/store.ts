@@ -11,7 +11,7 @@ import type { Autonomy, Decision, PersonaChange, PersonaText } from "./model";
 import { PERSONA_TEXTS } from "./model";
 
 /** A transaction, typed as the pool's Sql (postgres.js types them apart; they take the same queries). */
-const inTx = <T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> => sql.begin((t) => work(t as unknown as Sql)) as Promise<T>;
+export const inTx = <T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> => sql.begin((t) => work(t as unknown as Sql)) as Promise<T>;
 
 export type AgentRecord = {
   mint: string;
@@ -195,9 +195,11 @@ export type ProposalRow = {
   created_at: Date; expires_at: Date; decided_at: Date | null;
 };
 
-export async function createProposal(sql: Sql, mint: string, p: { kind: string; payload: unknown; expiresAt: Date }): Promise<ProposalRow> {
+/** `approved` (by `decidedBy`): an autonomous agent's own proposal within the limits, recorded for the executor. */
+export async function createProposal(sql: Sql, mint: string, p: { kind: string; payload: unknown; expiresAt: Date; approvedBy?: string }): Promise<ProposalRow> {
   const [row] = await sql<ProposalRow[]>`
-    INSERT INTO daemon_proposals (mint, kind, payload, expires_at) VALUES (${mint}, ${p.kind}, ${sql.json(p.payload as never)}, ${p.expiresAt})
+    INSERT INTO daemon_proposals (mint, kind, payload, expires_at, status, decided_at, decided_by)
+    VALUES (${mint}, ${p.kind}, ${sql.json(p.payload as never)}, ${p.expiresAt}, ${p.approvedBy ? "approved" : "waiting"}, ${p.approvedBy ? sql`now()` : null}, ${p.approvedBy ?? null})
     RETURNING id, mint, kind, payload, status, created_at, expires_at, decided_at`;
   return row!;
 }
