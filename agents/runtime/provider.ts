@@ -26,10 +26,11 @@ export function openAiProvider(o: { url: string; key: string | null }): ModelPro
   return {
     name: new URL(o.url).host,
     async complete(req) {
-      const r = await client.chat.completions.create(
-        { model: req.model, messages: req.messages, tools: req.tools, tool_choice: "auto" },
-        { signal: req.signal, timeout: req.timeoutMs, maxRetries: 0 },
-      );
+      const r = await client.chat.completions
+        .create({ model: req.model, messages: req.messages, tools: req.tools, tool_choice: "auto" }, { signal: req.signal, timeout: req.timeoutMs, maxRetries: 0 })
+        .catch((err: unknown) => {
+          throw err instanceof SyntaxError ? new MalformedCompletion("the provider's answer is not JSON") : err;
+        });
       const message = r?.choices?.[0]?.message;
       if (!message) throw new MalformedCompletion("the provider's answer has no choices[0].message");
       const toolCalls = (message.tool_calls ?? []).flatMap((c) =>
