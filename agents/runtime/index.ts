@@ -43,7 +43,8 @@ export function startAgentRuntime(o: RuntimeOptions): AgentRuntime {
   const log = o.log.child({ stage: "runtime" });
   const provider = o.provider !== undefined ? o.provider : chooseProvider(o.config, o.simulated);
   if (!provider) log.warn("no model provider configured (MODEL_PROVIDER_URL): agents stay asleep until one is");
-  else log.info("agent runtime running", { provider: provider.name, cycleSeconds: o.config.runtime.cycleSeconds, concurrency: o.config.runtime.concurrency });
+  // the provider's host only: its URL may carry credentials
+  else log.info("agent runtime running", { provider: provider.name, host: o.config.runtime.provider ? new URL(o.config.runtime.provider.url).host : null, cycleSeconds: o.config.runtime.cycleSeconds, concurrency: o.config.runtime.concurrency });
 
   const stateDeps = { sql: o.sql, solUsd: o.solUsd, provider: provider !== null, onAgentsChanged: o.onAgentsChanged };
   let stateRun: Promise<unknown> = Promise.resolve();

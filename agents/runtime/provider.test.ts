@@ -20,7 +20,7 @@ test("the openai client against the loopback double: tool calls, usage, the key 
   const p = openAiProvider({ url: double.url, key: "sk-test-secret" });
   expect(await p.complete(req())).toEqual({ content: "ok", toolCalls: [{ id: `call_${double.requests.length}_0`, name: "post", arguments: '{"text":"gm"}' }], usage: { promptTokens: 12, completionTokens: 3 } });
   expect(double.requests.at(-1)!.authorization).toBe("Bearer sk-test-secret");
-  expect(p.name).toBe(new URL(double.url).host);
+  expect(p.name).toBe("openai-compatible");
 });
 
 test("errors: 5xx and timeouts are retryable, 4xx and malformed answers are not; none names the key", async () => {

@@ -20,11 +20,14 @@ export type ModelProvider = { name: string; complete(req: CompletionRequest): Pr
 /** The provider answered something that is not a chat completion (no choices, no message). */
 export class MalformedCompletion extends Error {}
 
+export const OPENAI_COMPATIBLE = "openai-compatible";
+
 export function openAiProvider(o: { url: string; key: string | null }): ModelProvider {
   // a local server takes no key; the client insists on one, so an unused placeholder is sent
   const client = new OpenAI({ baseURL: o.url, apiKey: o.key ?? "none", maxRetries: 0 });
   return {
-    name: new URL(o.url).host,
+    // public (stdout lines name it): never the URL, which may be an internal address
+    name: OPENAI_COMPATIBLE,
     async complete(req) {
       const r = await client.chat.completions
         .create({ model: req.model, messages: req.messages, tools: req.tools, tool_choice: "auto" }, { signal: req.signal, timeout: req.timeoutMs, maxRetries: 0 })

@@ -33,7 +33,7 @@ const MARKET = { priceSol: 0.000002, volume24hSol: "12.5", change24hPct: 3 };
 
 let e: TestEngines;
 const double = startOpenAiDouble();
-const host = new URL(double.url).host;
+const PROVIDER = "openai-compatible";
 const mine: string[] = [];
 
 beforeAll(async () => {
@@ -147,7 +147,7 @@ describe("a decision cycle", () => {
     const [proposal] = await e.sql<{ id: string; kind: string; status: string; payload: unknown; decided_by: string }[]>`SELECT id::text, kind, status, payload, decided_by FROM daemon_proposals WHERE mint = ${mint}`;
     expect({ ...proposal }).toEqual({ id: proposal!.id, kind: "airdrop", status: "approved", payload: { lamports: "1500000000", holders: 100, note: "", cycle: 7 }, decided_by: "agent" });
     expect(await bodies(mint)).toEqual([
-      ["thinking", `Thinking with house/small (${host}): 1 directive(s), market facts, 0 recent line(s).`],
+      ["thinking", `Thinking with house/small (${PROVIDER}): 1 directive(s), market facts, 0 recent line(s).`],
       ["thinking", "Holders are up; posting and rewarding."],
       ["decision", "Chose: post, poll, propose_airdrop, propose_buyback, post."],
       ["action", 'Posted: "gm $CN holders"'],
@@ -157,11 +157,11 @@ describe("a decision cycle", () => {
       ["error", "Refused the model's post call: its arguments are not JSON."],
     ]);
     const all = await lines(mint);
-    expect(all[2]!.meta).toEqual({ source: "runtime", cycle: 7, tools: ["post", "poll", "propose_airdrop", "propose_buyback", "post"], costMicros: "750", usage: { promptTokens: 1000, completionTokens: 200 }, model: "house/small", provider: host });
+    expect(all[2]!.meta).toEqual({ source: "runtime", cycle: 7, tools: ["post", "poll", "propose_airdrop", "propose_buyback", "post"], costMicros: "750", usage: { promptTokens: 1000, completionTokens: 200 }, model: "house/small", provider: PROVIDER });
     expect(all[3]!.meta).toEqual({ source: "runtime", cycle: 7, tool: "post", activityId: `post:${mint}:7.0` });
 
     const spend = await e.sql<{ kind: string; usd_micros: string; what: string }[]>`SELECT kind, usd_micros::text, what FROM daemon_spend WHERE mint = ${mint}`;
-    expect(spend.map((s) => ({ ...s }))).toEqual([{ kind: "spend", usd_micros: "750", what: `decision cycle 7: house/small via ${host}, 1000 prompt + 200 completion tokens` }]);
+    expect(spend.map((s) => ({ ...s }))).toEqual([{ kind: "spend", usd_micros: "750", what: `decision cycle 7: house/small via ${PROVIDER}, 1000 prompt + 200 completion tokens` }]);
 
     const rows = await e.ch.query(`SELECT id, toString(kind) AS kind, text, body, data, links FROM activity WHERE mint = {mint:String} ORDER BY id`, { mint });
     expect(rows).toEqual([
@@ -227,7 +227,7 @@ describe("a decision cycle", () => {
       expect(await runCycle(deps(), mint, 1, signal())).toEqual({ ran: true, ok: false, costMicros: 0n, actions: 0, errors: 1 });
       expect(double.requests.length - before).toBe(attempts);
       const all = await lines(mint);
-      expect(all.map((l) => [l.kind, l.body])).toEqual([["thinking", `Thinking with house/small (${host}): 0 directive(s), market facts, 0 recent line(s).`], ["error", error]]);
+      expect(all.map((l) => [l.kind, l.body])).toEqual([["thinking", `Thinking with house/small (${PROVIDER}): 0 directive(s), market facts, 0 recent line(s).`], ["error", error]]);
       expect(all[1]!.meta).toEqual({ source: "runtime", cycle: 1, attempts });
     }
     const { mint } = await agent();
