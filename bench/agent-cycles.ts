@@ -16,6 +16,7 @@ import { loadFirewall } from "../api/firewall/firewall";
 import { openAiProvider, type ModelProvider } from "../agents/runtime/provider";
 import { startScheduler } from "../agents/runtime/scheduler";
 import { startOpenAiDouble } from "../agents/runtime/testing/openai-double";
+import { batchedActivityWriter } from "../agents/runtime/activity-writer";
 
 const { values } = parseArgs({ options: { agents: { type: "string", default: "10000" }, concurrency: { type: "string", default: "16" }, tool: { type: "string", default: "decision" } } });
 const AGENTS = Number(values.agents);
@@ -66,7 +67,7 @@ try {
     concurrency: CONCURRENCY,
     pollMs: 50,
     cycle: {
-      sql: e.sql, ch: e.ch, provider, firewall: loadFirewall(),
+      sql: e.sql, activity: batchedActivityWriter(e.ch), provider, firewall: loadFirewall(),
       models: [{ id: "house/small", inputMicrosPerMTok: 150_000, outputMicrosPerMTok: 600_000 }],
       market: { facts: async () => ({ priceSol: 0.000002, volume24hSol: "12.5", change24hPct: 3 }), activity: async () => [] },
       retry: { retries: 2, minDelayMs: 100, maxDelayMs: 1000 },

@@ -7,7 +7,6 @@
  * executes them). Nothing here throws for the provider's sake: failures are error lines.
  */
 import type { Sql } from "../../infra/postgres";
-import type { ClickHouse } from "../../infra/clickhouse";
 import type { CatalogModel } from "../../infra/config";
 import type { Firewall } from "../../api/firewall/firewall";
 import { retry, type RetryPolicy } from "../../infra/retry";
@@ -18,13 +17,15 @@ import { costMicros, describeError, modelOf, retryable, type Completion, type Mo
 import { parseToolCall, solText, toolDefinitions, toolsFor, type Intent } from "./tools";
 import { cycleMessages } from "./prompt";
 import { activityRow, publishedLine, speechFields, type SpeechIntent } from "./publish";
+import type { ActivityWriter } from "./activity-writer";
 
 /** Market facts and recent public activity of a coin (the Data API's reads); null / [] when unknown. */
 export type MarketReader = { facts(mint: string): Promise<unknown | null>; activity(mint: string): Promise<unknown[]> };
 
 export type CycleDeps = {
   sql: Sql;
-  ch: ClickHouse;
+  /** where public actions go (the ClickHouse `activity` table, batched) */
+  activity: ActivityWriter;
   provider: ModelProvider;
   models: readonly CatalogModel[];
   firewall: Firewall;
@@ -88,26 +89,26 @@ export async function runCycle(deps: CycleDeps, mint: string, cycle: number, sig
     return result;
   }
 
-  if (completion.usage) {
-    result.costMicros = costMicros(completion.usage, model);
-    await store.recordSpend(sql, mint, {
-      kind: "spend",
-      usdMicros: result.costMicros,
-      what: `decision cycle ${cycle}: ${model.id} via ${deps.provider.name}, ${completion.usage.promptTokens} prompt + ${completion.usage.completionTokens} completion tokens`,
-    });
-  }
   const content = completion.content?.trim();
-  if (content) {
-    const hit = deps.firewall.check([{ field: "thinking", text: content }]);
-    await line("thinking", hit ? "(the model's reasoning is withheld: the safety filter blocked it)" : content.slice(0, 1000), { source: "model" });
-  }
   const names = completion.toolCalls.map((c) => c.name.slice(0, 64));
-  await line("decision", names.length ? `Chose: ${names.join(", ")}.` : "Chose to do nothing this cycle.", {
-    tools: names,
-    costMicros: result.costMicros.toString(),
-    usage: completion.usage,
-    model: model.id,
-    provider: deps.provider.name,
+  if (completion.usage) result.costMicros = costMicros(completion.usage, model);
+  // the cost, the model's reply and its decision: one commit
+  await store.inTx(sql, async (tx) => {
+    if (completion.usage)
+      await store.recordSpend(tx, mint, {
+        kind: "spend",
+        usdMicros: result.costMicros,
+        what: `decision cycle ${cycle}: ${model.id} via ${deps.provider.name}, ${completion.usage.promptTokens} prompt + ${completion.usage.completionTokens} completion tokens`,
+      });
+    if (content) {
+      const hit = deps.firewall.check([{ field: "thinking", text: content }]);
+      await store.appendStdout(tx, mint, { kind: "thinking", body: hit ? "(the model's reasoning is withheld: the safety filter blocked it)" : content.slice(0, 1000), meta: { source: "model", cycle } });
+    }
+    await store.appendStdout(tx, mint, {
+      kind: "decision",
+      body: names.length ? `Chose: ${names.join(", ")}.` : "Chose to do nothing this cycle.",
+      meta: { source: "runtime", cycle, tools: names, costMicros: result.costMicros.toString(), usage: completion.usage, model: model.id, provider: deps.provider.name },
+    });
   });
 
   for (const [i, call] of completion.toolCalls.entries()) {
@@ -139,7 +140,7 @@ async function act(deps: CycleDeps, a: store.AgentRecord, intent: Intent, at: { 
     const hit = deps.firewall.check(speechFields(speech));
     if (hit) return { error: `The safety filter blocked a ${speech.tool} (${hit.field}): ${hit.reason}.` };
     const id = `${speech.tool}:${a.mint}:${at.cycle}.${at.index}`;
-    await deps.ch.insert("activity", [activityRow(a.mint, id, new Date(), speech, { cycle: at.cycle, model: at.model })]);
+    await deps.activity.write(activityRow(a.mint, id, new Date(), speech, { cycle: at.cycle, model: at.model }));
     return { body: publishedLine(speech), meta: { activityId: id } };
   }
   const kind = PROPOSAL_KIND[intent.tool];

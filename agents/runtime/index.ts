@@ -10,6 +10,7 @@ import type { ClickHouse } from "../../infra/clickhouse";
 import type { Logger } from "../../infra/log";
 import type { Firewall } from "../../api/firewall/firewall";
 import { demoProvider } from "./demo-provider";
+import { batchedActivityWriter } from "./activity-writer";
 import { fundSimulatedVaults } from "./demo-vaults";
 import { openAiProvider, type ModelProvider } from "./provider";
 import { refreshAgentStates } from "./state-job";
@@ -66,7 +67,7 @@ export function startAgentRuntime(o: RuntimeOptions): AgentRuntime {
         timeoutMs,
         concurrency: o.config.runtime.concurrency,
         cycle: {
-          sql: o.sql, ch: o.ch, provider, models: o.config.models, firewall: o.firewall, market: o.market,
+          sql: o.sql, activity: batchedActivityWriter(o.ch), provider, models: o.config.models, firewall: o.firewall, market: o.market,
           // three tries of the model call within the cycle's time
           retry: { retries: 2, minDelayMs: 500, maxDelayMs: 5000 },
           callTimeoutMs: Math.max(1000, Math.floor(timeoutMs / 3)),

@@ -20,6 +20,7 @@ import { decideProposal, recordSpend, requestCheck } from "../../api/daemons/sto
 import { startOpenAiDouble, type DoubleReply } from "./testing/openai-double";
 import { openAiProvider } from "./provider";
 import { runCycle, type CycleDeps } from "./cycle";
+import { batchedActivityWriter } from "./activity-writer";
 import { refreshAgentStates, setPaused } from "./state-job";
 import { startScheduler } from "./scheduler";
 
@@ -47,7 +48,7 @@ afterEach(async () => {
 
 const deps = (o: Partial<CycleDeps> = {}): CycleDeps => ({
   sql: e.sql,
-  ch: e.ch,
+  activity: batchedActivityWriter(e.ch),
   provider: openAiProvider({ url: double.url, key: "sk-double" }),
   models: MODELS,
   firewall,

@@ -17,6 +17,8 @@ export type AgentRecord = {
   mint: string;
   creator: string;
   state: string;
+  /** why the runtime put it in its state (agents/runtime/states.ts); "" when awake or forming */
+  state_reason: string;
   status: string;
   template: string;
   model: string | null;
@@ -34,7 +36,7 @@ export type AgentRecord = {
 } & Record<PersonaText, string | null>;
 
 const AGENT_SELECT = (sql: Sql) => sql`
-  SELECT a.mint, a.creator, a.state, a.status, a.template, a.model, a.autonomy, a.coin_name, a.symbol, a.image_url,
+  SELECT a.mint, a.creator, a.state, a.state_reason, a.status, a.template, a.model, a.autonomy, a.coin_name, a.symbol, a.image_url,
          a.name, a.presence, a.traits, a.drive, a.motto, a.identity, a.voice, a.lore, a.rules,
          w.lamports, w.usdc_atoms, w.read_at AS balance_read_at,
          COALESCE((SELECT sum(s.usd_micros) FROM daemon_spend s WHERE s.mint = a.mint AND s.kind = 'spend' AND s.settled_at IS NULL), 0)::bigint AS unsettled_micros
