@@ -54,11 +54,12 @@ export async function runCycle(deps: CycleDeps, mint: string, cycle: number, sig
     await line("error", body, meta);
   };
 
-  const [directives, recent, market, activity] = await Promise.all([
+  const [directives, recent, market, activity, regenerate] = await Promise.all([
     store.activeDirectives(sql, mint),
     store.stdoutPage(sql, mint, RECENT_LINES, undefined),
     deps.market.facts(mint).catch(() => null),
     deps.market.activity(mint).catch(() => []),
+    sql<{ id: string; kind: string; payload: unknown }[]>`SELECT id::text, kind, payload FROM daemon_proposals WHERE mint = ${mint} AND status = 'regenerating' ORDER BY id`,
   ]);
   const capabilities = capabilitiesOf(a.template);
   const tools = toolsFor(capabilities, a.presence);
@@ -69,6 +70,7 @@ export async function runCycle(deps: CycleDeps, mint: string, cycle: number, sig
     directives: directives.map((d) => ({ kind: d.kind, body: d.body })),
     market, activity,
     recent: recent.map((l) => ({ kind: l.kind, body: l.body, at: l.created_at.toISOString() })),
+    regenerate: regenerate.map((p) => ({ proposalId: p.id, kind: p.kind, payload: p.payload })),
     now: new Date().toISOString(),
   });
   await line("thinking", `Thinking with ${model.id} (${deps.provider.name}): ${directives.length} directive(s), ${market ? "market facts" : "no market facts"}, ${recent.length} recent line(s).`, { model: model.id, provider: deps.provider.name });
@@ -111,6 +113,7 @@ export async function runCycle(deps: CycleDeps, mint: string, cycle: number, sig
     });
   });
 
+  const proposed: { id: string; kind: string }[] = [];
   for (const [i, call] of completion.toolCalls.entries()) {
     const parsed = parseToolCall(call, tools);
     if (!parsed.ok) {
@@ -122,11 +125,20 @@ export async function runCycle(deps: CycleDeps, mint: string, cycle: number, sig
       if ("error" in done) await fail(done.error, { tool: call.name });
       else {
         result.actions++;
+        if (typeof done.meta.proposalId === "string") proposed.push({ id: done.meta.proposalId, kind: String(done.meta.proposalKind) });
         await line("action", done.body, { tool: call.name, ...done.meta });
       }
     } catch (err) {
       await fail(`The ${call.name} action failed: ${String((err as Error)?.message ?? err).slice(0, 200)}.`, { tool: call.name });
     }
+  }
+  for (const old of regenerate) {
+    const next = proposed.find((p) => p.kind === old.kind);
+    if (next) proposed.splice(proposed.indexOf(next), 1);
+    const [marked] = await sql`UPDATE daemon_proposals SET status = 'regenerated', replaced_by = ${next?.id ?? null} WHERE id = ${old.id} AND status = 'regenerating' RETURNING id`;
+    if (!marked) continue;
+    if (next) await line("action", `Made proposal ${old.id} (${old.kind}) again as proposal ${next.id}, as the operator asked.`, { change: "proposal.regenerated", proposalId: old.id, replacedBy: next.id });
+    else await fail(`Could not make proposal ${old.id} (${old.kind}) again: the model proposed no new ${old.kind}.`, { change: "proposal.regenerated", proposalId: old.id, replacedBy: null });
   }
   return result;
 }

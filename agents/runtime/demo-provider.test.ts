@@ -9,7 +9,7 @@ test("builtin-demo: the same context gives the same valid call; usage is charact
   const messages = cycleMessages({
     mint: "So11111111111111111111111111111111111111112", symbol: "DEMO", coinName: "Demo", template: "baseline", job: "keeps its community going",
     capabilities: capabilitiesOf("baseline"), autonomy: "supervised", tools, persona: { name: "Ada", motto: "onwards" }, directives: [],
-    market: { priceSol: 0.0000123, volume24hSol: "4.5", change24hPct: -2 }, activity: [], recent: [], now: "2026-01-01T00:00:00.000Z",
+    market: { priceSol: 0.0000123, volume24hSol: "4.5", change24hPct: -2 }, activity: [], recent: [], regenerate: [], now: "2026-01-01T00:00:00.000Z",
   });
   const p = demoProvider();
   const req = { model: "m", messages, tools: toolDefinitions(tools), signal: new AbortController().signal, timeoutMs: 1000 };

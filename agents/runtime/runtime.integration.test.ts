@@ -214,6 +214,33 @@ describe("a decision cycle", () => {
     expect((await e.ch.query<{ kind: string }>(`SELECT toString(kind) AS kind FROM activity WHERE mint = {mint:String}`, { mint })).map((r) => r.kind)).toEqual(["decision"]);
   });
 
+  test("a proposal the operator asks to regenerate is made again by the next cycle, which runs soon", async () => {
+    const { mint } = await agent({ autonomy: "supervised" });
+    await e.sql`UPDATE agent_cycles SET due_at = now() + interval '1 hour' WHERE mint = ${mint}`;
+    double.script((req) => (req.mint === mint ? { kind: "tools", content: "", calls: [{ name: "propose_buyback", arguments: JSON.stringify({ amountSol: "0.2" }) }], usage: { prompt_tokens: 1, completion_tokens: 1 } } : { kind: "status", status: 500 }));
+    expect((await runCycle(deps(), mint, 1, signal())).ok).toBe(true);
+    const [first] = await e.sql<{ id: string }[]>`SELECT id::text FROM daemon_proposals WHERE mint = ${mint}`;
+    const decided = await decideProposal(e.sql, mint, first!.id, "regenerate", "operator", () => ({ kind: "action", body: "The operator asked to regenerate." }));
+    expect(decided !== "unknown" && decided.proposal.status).toBe("regenerating");
+    double.script((req) => (req.mint === mint ? { kind: "tools", content: "", calls: [{ name: "propose_buyback", arguments: JSON.stringify({ amountSol: "0.1", note: "smaller" }) }], usage: { prompt_tokens: 1, completion_tokens: 1 } } : { kind: "status", status: 500 }));
+    const s = startScheduler({ sql: e.sql, log, cycle: deps(), cadenceMs: 3_600_000, timeoutMs: 5000, concurrency: 2, pollMs: 20 });
+    try {
+      await until("the regenerating cycle", async () => ((await e.sql`SELECT 1 FROM daemon_proposals WHERE mint = ${mint} AND status = 'regenerated'`).length ? true : undefined));
+    } finally {
+      await s.stop();
+    }
+    const rows = await e.sql<{ id: string; status: string; payload: { lamports: string }; replaced_by: string | null }[]>`SELECT id::text, status, payload, replaced_by::text FROM daemon_proposals WHERE mint = ${mint} ORDER BY id`;
+    expect(rows.map((r) => [r.status, r.payload.lamports])).toEqual([["regenerated", "200000000"], ["waiting", "100000000"]]);
+    expect(rows[0]!.replaced_by).toBe(rows[1]!.id);
+    expect((await bodies(mint)).slice(-2)).toEqual([
+      ["action", `Proposed a buyback of 0.1 SOL (proposal ${rows[1]!.id}), waiting for the operator's approval.`],
+      ["action", `Made proposal ${rows[0]!.id} (buyback) again as proposal ${rows[1]!.id}, as the operator asked.`],
+    ]);
+    const req = double.requests.findLast((q) => q.mint === mint)!;
+    const data = JSON.parse(req.messages[1]!.content.slice(req.messages[1]!.content.indexOf("\n") + 1));
+    expect(data.regenerate).toEqual([{ proposalId: rows[0]!.id, kind: "buyback", payload: { lamports: "200000000", note: "", cycle: 1 } }]);
+  });
+
   test("provider failures are error lines: 503 retried, timeouts, malformed answers, missing usage", async () => {
     const cases: [DoubleReply, string, number][] = [
       [{ kind: "status", status: 503 }, "The model call failed: the model provider answered 503.", 3],

@@ -44,3 +44,14 @@ export async function dueNow(sql: Sql, mint: string): Promise<void> {
 export function nextCycleInMs(cadenceMs: number, ok: boolean, failuresBefore: number): number {
   return ok ? cadenceMs : cadenceMs * 2 ** Math.min(failuresBefore + 1, 4);
 }
+
+/**
+ * Agents with a proposal their operator asked to regenerate: their next cycle is due now
+ * (not while a cycle runs, nor after a failed one: those wait for their backoff).
+ */
+export async function dueForRegeneration(sql: Sql): Promise<void> {
+  await sql`
+    UPDATE agent_cycles c SET due_at = now()
+    FROM (SELECT DISTINCT mint FROM daemon_proposals WHERE status = 'regenerating') p
+    WHERE c.mint = p.mint AND c.due_at > now() AND c.lease_token IS NULL AND c.failures = 0`;
+}

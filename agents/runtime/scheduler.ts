@@ -1,6 +1,6 @@
 /**
  * Runs decision cycles: each turn takes queued checks (POST /check: the agent's cycle
- * becomes due now), then leases as many due cycles as it has free slots
+ * becomes due now) and proposals to regenerate (likewise), then leases as many due cycles as it has free slots
  * (AGENT_CYCLE_CONCURRENCY) and runs them, each under the cycle timeout. A cycle that
  * throws is told as an error line; it never stops the loop. Idle, it looks again every
  * `pollMs` or as soon as a slot frees.
@@ -10,7 +10,7 @@ import type { Sql } from "../../infra/postgres";
 import type { Logger } from "../../infra/log";
 import { appendStdout, takeQueuedCheck } from "../../api/daemons/store";
 import { runCycle, type CycleDeps, type CycleResult } from "./cycle";
-import { claimDue, dueNow, finishCycle, nextCycleInMs } from "./schedule";
+import { claimDue, dueForRegeneration, dueNow, finishCycle, nextCycleInMs } from "./schedule";
 
 export type SchedulerOptions = {
   sql: Sql;
@@ -65,6 +65,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
       await dueNow(o.sql, check.mint);
       found = true;
     }
+    await dueForRegeneration(o.sql);
     const free = o.concurrency - running.size;
     const claimed = await claimDue(o.sql, { limit: free, leaseMs: o.timeoutMs + LEASE_GRACE_MS, token });
     for (const c of claimed) {

@@ -21,3 +21,12 @@ CREATE TABLE IF NOT EXISTS agent_cycles (
   last_finished_at timestamptz
 );
 CREATE INDEX IF NOT EXISTS agent_cycles_due ON agent_cycles (due_at, mint);
+
+-- A proposal the operator asked to regenerate (`regenerating`) is made again by the agent's
+-- next cycle: the old one becomes `regenerated`, naming the new one in replaced_by (null
+-- when the model proposed nothing of its kind that cycle).
+ALTER TABLE daemon_proposals DROP CONSTRAINT IF EXISTS daemon_proposals_status_check;
+ALTER TABLE daemon_proposals ADD CONSTRAINT daemon_proposals_status_check
+  CHECK (status IN ('waiting', 'approved', 'rejected', 'regenerating', 'regenerated', 'expired'));
+ALTER TABLE daemon_proposals ADD COLUMN IF NOT EXISTS replaced_by bigint;
+CREATE INDEX IF NOT EXISTS daemon_proposals_regenerating ON daemon_proposals (mint) WHERE status = 'regenerating';
