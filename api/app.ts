@@ -1,6 +1,6 @@
 /**
- * The HTTP app: health, the Data API, the Application API's public reads, the daemon surface, the Launch API, stored
- * media, the webhook receiver and metrics.
+ * The HTTP app: health, the Data API, the Application API's public reads, the daemon surface, wallet sign-in and the
+ * signed-in account, the Launch API, stored media, the webhook receiver and metrics.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -14,6 +14,8 @@ import { launchRoutes, type LaunchRouteDeps } from "./launches";
 import { mediaRoutes } from "./media";
 import { poolRoutes, type PoolRouteDeps } from "./pools";
 import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
+import { authRoutes, type AuthRouteDeps } from "./auth";
+import { meRoutes, type MeRouteDeps } from "./me";
 import type { MediaStore } from "../infra/media-store";
 import { metricsDenial, metricsDenied } from "../infra/metrics-access";
 import { httpDurationHistogram } from "../pipelines/metrics";
@@ -37,6 +39,10 @@ export type AppDeps = {
   pools?: PoolRouteDeps | null;
   /** the daemon surface (/v1/daemons/..., /v1/me/console, /v1/me/approvals) */
   daemons?: DaemonRouteDeps | null;
+  /** wallet sign-in (/v1/auth/nonce, verify, refresh, logout) */
+  auth?: AuthRouteDeps | null;
+  /** the signed-in account (/v1/me, /v1/me/agents, /v1/me/wallet) */
+  me?: MeRouteDeps | null;
 };
 
 export function createApp(deps: AppDeps) {
@@ -69,7 +75,6 @@ export function createApp(deps: AppDeps) {
       set.headers["cache-control"] = "no-store";
       return (await registry.metrics()) + ((await deps.metricsText?.()) ?? "");
     })
-    // before the Data API: its preflight answer (GET only) would otherwise take the operators' PUT, POST and DELETE
     .use(deps.daemons ? daemonRoutes(deps.daemons) : new Elysia())
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads
@@ -77,7 +82,9 @@ export function createApp(deps: AppDeps) {
     .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia())
     .use(deps.launches ? launchRoutes(deps.launches) : new Elysia())
     .use(deps.media ? mediaRoutes(deps.media) : new Elysia())
-    .use(deps.pools ? poolRoutes(deps.pools) : new Elysia());
+    .use(deps.pools ? poolRoutes(deps.pools) : new Elysia())
+    .use(deps.auth ? authRoutes(deps.auth) : new Elysia())
+    .use(deps.me ? meRoutes(deps.me) : new Elysia());
   return app;
 }
 

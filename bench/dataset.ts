@@ -32,10 +32,11 @@ export async function loadAgents(ch: ClickHouse, sql: Sql, config: PlatformConfi
     await sql`INSERT INTO agents ${sql(rows.slice(i, i + 1000), "mint", "coin_name", "symbol", "creator", "vault", "config", "dbc_pool", "created_at")} ON CONFLICT DO NOTHING`;
   }
   await ch.command(
-    `INSERT INTO agent_directory (mint, version, name, coin_name, symbol, category, status, state, hidden, created_at, config, decimals, supply_atoms, start_sqrt_price)
-     SELECT ${MINT_EXPR("number")}, 1, concat('Bench Coin ', toString(number)), concat('Bench Coin ', toString(number)), concat('B', toString(number)),
+    `INSERT INTO agent_directory (mint, version, name, coin_name, symbol, category, status, state, hidden, created_at, config, decimals, supply_atoms, start_sqrt_price, creator, vault)
+     SELECT ${MINT_EXPR("number")} AS mint, 1, concat('Bench Coin ', toString(number)), concat('Bench Coin ', toString(number)), concat('B', toString(number)),
        ['community','trading','predicting','content','rewards','stocks','gambler'][number % 7 + 1], 'active', 'asleep', 0,
-       fromUnixTimestamp64Milli(toInt64({now:Int64} - ({n:UInt32} - number) * 60000), 'UTC'), {config:String}, {dec:UInt8}, {supply:UInt64}, {sqrt:UInt128}
+       fromUnixTimestamp64Milli(toInt64({now:Int64} - ({n:UInt32} - number) * 60000), 'UTC'), {config:String}, {dec:UInt8}, {supply:UInt64}, {sqrt:UInt128},
+       substring(mint, 1, 32), substring(mint, 1, 32)
      FROM numbers({n:UInt32})`,
     { n: agents, now, config: config.address, dec: config.tokenDecimals, supply: config.supplyAtoms.toString(), sqrt: config.sqrtStartPrice.toString() },
   );

@@ -15,6 +15,7 @@ import { loadPlatformConfigs } from "../ingest/load-configs";
 import { fixtureSimConfigs, type SimConfig } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { metricsDenial, metricsDenied } from "../infra/metrics-access";
+import { withSimulatedPlatform } from "./processes/simulator";
 
 /**
  * The configuration, or exit 2 with the message naming every bad key. Nothing is created
@@ -152,12 +153,16 @@ export function stepAfterEngines(log: Logger, engines: { pg: PostgresHandle; ch:
 
 /**
  * What every process on the stores starts from: the engines (migrated), a start-up step that
- * stops them when it fails, the RPC client (with SOLANA_RPC_URL) and the platform configs.
+ * stops them when it fails, the RPC client (with SOLANA_RPC_URL), the platform configs, and
+ * the configuration to run with (with the simulator on, its platform token and treasury
+ * filled in where PLATFORM_TOKEN_MINT / TREASURY_ADDRESS are unset).
  */
 export async function openPlatform(config: Config, log: Logger) {
   const { pg, ch } = await openEngines(config, log);
   const step = stepAfterEngines(log, { pg, ch });
   const rpc = config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null;
   const { configs, simConfigs } = await step("platform configs", () => platformConfigs(config, log, rpc));
-  return { pg, ch, engines: { ch, sql: pg.sql }, step, rpc, configs, simConfigs };
+  // the simulated platform's token and treasury, where the configuration names none
+  const configured = simConfigs ? withSimulatedPlatform(config, simConfigs, log) : config;
+  return { pg, ch, engines: { ch, sql: pg.sql }, step, rpc, configs, simConfigs, config: configured };
 }

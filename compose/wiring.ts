@@ -9,7 +9,7 @@ import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
 import type { ConfigRegistry } from "../ingest/contract/configs";
 import type { Bus } from "../pipelines/bus";
-import { buildStorage } from "./storage";
+import { buildStorage, treasuryOf } from "./storage";
 import { createSolPriceService, oracleSource, aggregatorSource, exchangeSource, simulatedSource, type PriceSource, type SolPriceService } from "../infra/sol-price";
 import { createResponseCache } from "../api/public/cache";
 import { createMarketBoard } from "../api/public/market-board";
@@ -30,8 +30,11 @@ import type { LaunchRouteDeps } from "../api/launches";
 import { refreshDirectory } from "../pipelines/agents-sink";
 import { createPoolReader } from "../api/pools/chain";
 import type { PoolRouteDeps } from "../api/pools";
+import { createAuth, createAuthService, type AuthRouteDeps } from "../api/auth";
+import type { MeRouteDeps } from "../api/me";
+import { createBalanceReader } from "../api/me/wallet";
 import type { DaemonRouteDeps } from "../api/daemons";
-import { nobodySignedIn, type Authenticate } from "../api/daemons/operator";
+import type { Authenticate } from "../api/daemons/operator";
 import type { Firewall } from "../api/firewall/firewall";
 import { startAgentRuntime } from "../agents/runtime";
 import { dataApiMarket } from "../agents/runtime/market";
@@ -119,13 +122,31 @@ export function poolApiDeps(engines: Engines, configs: ConfigRegistry, rpc: Sola
 }
 
 /**
- * Who is signed in on the Application API's signed-in routes.
- * MERGE: pass api/auth's `authenticate` here. Until then nobody is signed in (every signed-in route answers 401).
+ * Wallet sign-in and the signed-in account: the sign-in routes, /v1/me, and `auth` (who
+ * calls) for any route that needs the caller's wallet. `now`: tests move the clock.
  */
-export const signedInWallet: Authenticate = nobodySignedIn;
+export function signInApiDeps(config: Config, engines: Engines, rpc: SolanaRpc | null, log: Logger, data: DataApiDeps, o: { now?: () => Date } = {}) {
+  const a = config.auth;
+  const service = createAuthService({
+    sql: engines.sql,
+    log: log.child({ stage: "auth" }),
+    settings: { domain: a.domain, uri: a.uri, chainId: config.cluster, accessTtlMs: a.accessTtlMs, refreshTtlMs: a.refreshTtlMs },
+    now: o.now,
+  });
+  const auth = createAuth(service);
+  const routes: AuthRouteDeps = {
+    service,
+    nonceLimiter: a.nonceRatePerMinute > 0 ? createClientLimiter({ perMinute: a.nonceRatePerMinute, burst: a.nonceRatePerMinute }) : null,
+    clientOf: data.clientOf,
+    budget: data,
+  };
+  const wallet = rpc ? createBalanceReader({ read: async (address) => BigInt((await rpc.getAccountInfos([address]))[0]?.lamports ?? 0) }) : null;
+  const me: MeRouteDeps = { auth, data, wallet, log: log.child({ stage: "me" }), budget: data };
+  return { auth, routes, me };
+}
 
-/** The daemon surface: the Data API's engines, cache, price and client budget; the launches' safety filter. */
-export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firewall, configs: ConfigRegistry, log: Logger, authenticate: Authenticate = signedInWallet): DaemonRouteDeps {
+/** The daemon surface: the Data API's engines, cache, price and client budget; the launches' safety filter; who is signed in (api/auth's `authenticate`). */
+export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firewall, configs: ConfigRegistry, log: Logger, authenticate: Authenticate): DaemonRouteDeps {
   return {
     sql: data.sql,
     price: data.price,
@@ -154,15 +175,16 @@ export async function wirePlatform(opts: {
   decodeWorkers?: number;
   /** the Kafka bus in scaled mode; default: in-process, straight to the sink */
   bus?: Bus;
-  /** who is signed in (tests pass a test authenticator); default: signedInWallet */
+  /** who is signed in on the daemon surface (tests pass a test authenticator); default: the wallet sign-in (api/auth) */
   authenticate?: Authenticate;
 }) {
   const { config, log, engines, configs } = opts;
-  const { registry, addressSync, metrics, consumerStats, sink, bus } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 });
+  const { registry, addressSync, metrics, consumerStats, sink, bus, holders } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) });
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
   const data = dataApiDeps(config, engines, configs, price, opts);
+  const signIn = signInApiDeps(config, engines, opts.rpc ?? null, log, data);
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
@@ -173,9 +195,11 @@ export async function wirePlatform(opts: {
     launches: launches.routes,
     media: launches.media,
     pools: poolApiDeps(engines, configs, opts.rpc ?? null, log, data),
-    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate),
+    auth: signIn.routes,
+    me: signIn.me,
+    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signIn.auth.authenticate),
   });
-  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync };
+  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders };
 }
 
 /**

@@ -150,3 +150,24 @@ describe("Data API limits and metrics access", () => {
     expect(message).not.toContain("short-secret");
   });
 });
+
+describe("wallet sign-in settings", () => {
+  test("the domain and URI follow PUBLIC_BASE_URL unless set; token lifetimes and the nonce rate", () => {
+    expect(loadConfig({}).auth).toEqual({ domain: "localhost:3000", uri: "http://localhost:3000", accessTtlMs: 3_600_000, refreshTtlMs: 30 * 86_400_000, nonceRatePerMinute: 10 });
+    expect(loadConfig({ PUBLIC_BASE_URL: "https://Coins.Example/app/" }).auth).toMatchObject({ domain: "coins.example", uri: "https://Coins.Example/app" });
+    const set = loadConfig({ SIWS_DOMAIN: "App.Example:8443", SIWS_URI: "https://app.example:8443/", AUTH_ACCESS_TOKEN_MINUTES: "15", AUTH_REFRESH_TOKEN_DAYS: "7", AUTH_NONCE_RATE_PER_MINUTE: "0" });
+    expect(set.auth).toEqual({ domain: "app.example:8443", uri: "https://app.example:8443/", accessTtlMs: 900_000, refreshTtlMs: 7 * 86_400_000, nonceRatePerMinute: 0 });
+  });
+
+  test("bad values are named", () => {
+    let message = "";
+    try {
+      loadConfig({ SIWS_DOMAIN: "https://app.example", SIWS_URI: "app", AUTH_ACCESS_TOKEN_MINUTES: "0", AUTH_REFRESH_TOKEN_DAYS: "400", AUTH_NONCE_RATE_PER_MINUTE: "-1" });
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      message = (e as Error).message;
+    }
+    for (const key of ["SIWS_DOMAIN", "SIWS_URI", "AUTH_ACCESS_TOKEN_MINUTES", "AUTH_REFRESH_TOKEN_DAYS", "AUTH_NONCE_RATE_PER_MINUTE"]) expect(message).toContain(`${key}:`);
+    expect(message).toContain("SIWS_DOMAIN: must be a host name, optionally with :port (no scheme, no path)");
+  });
+});

@@ -185,6 +185,18 @@ const EnvSchema = v.object({
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
   /** hours a fact waits for its pool or coin (parked) before it is dropped as one that never appears */
   PARKED_FACTS_MAX_AGE_HOURS: positiveInt("168"),
+  /** wallet sign-in: the domain (host[:port]) the Sign-In With Solana message names, which wallets match against the page's host; default the host of PUBLIC_BASE_URL */
+  SIWS_DOMAIN: v.optional(v.pipe(v.string(), v.toLowerCase(), v.regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, "must be a host name, optionally with :port (no scheme, no path)"))),
+  /** wallet sign-in: the URI the message names; default PUBLIC_BASE_URL */
+  SIWS_URI: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
+  /** wallet sign-in: minutes an access token lasts (refresh it after) */
+  AUTH_ACCESS_TOKEN_MINUTES: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(1), v.maxValue(1440)), "60"),
+  /** wallet sign-in: days a refresh token lasts unused (each refresh starts a new one) */
+  AUTH_REFRESH_TOKEN_DAYS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(1), v.maxValue(365)), "30"),
+  /** wallet sign-in: nonces per minute per client address (429 RATE_LIMITED beyond; as many at once); 0 = no limit */
+  AUTH_NONCE_RATE_PER_MINUTE: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0)), "10"),
+  /** minutes between two RPC reconciliations of every platform coin's holders (needs SOLANA_RPC_URL); 0 = off */
+  HOLDERS_RECONCILE_MINUTES: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0)), "60"),
   /** debug, info, warn or error */
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "must be debug, info, warn or error"), "info"),
 });
@@ -229,6 +241,10 @@ export type Config = Readonly<{
   dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
   metrics: Readonly<{ token: string | null }>;
   parkedFactsMaxAgeHours: number;
+  /** wallet sign-in (api/auth/) */
+  auth: Readonly<{ domain: string; uri: string; accessTtlMs: number; refreshTtlMs: number; nonceRatePerMinute: number }>;
+  /** minutes between two holder reconciliations over RPC; 0 = off */
+  holdersReconcileMinutes: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }>;
 
@@ -278,13 +294,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join("\n  ")}`);
 
   const rpcUrl = e.SOLANA_RPC_URL ?? null;
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return Object.freeze({
     port: e.PORT,
     dataDir: resolve(e.DATA_DIR),
     embeddedPostgresFallbackDir: resolve(e.EMBEDDED_POSTGRES_FALLBACK_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     clickhouseUrl: e.CLICKHOUSE_URL ?? null,
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    publicBaseUrl,
     cluster: e.SOLANA_CLUSTER,
     rpcUrl,
     webhookSecret: e.HELIUS_WEBHOOK_SECRET ?? null,
@@ -337,6 +354,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     metrics: Object.freeze({ token: e.METRICS_TOKEN ?? null }),
     parkedFactsMaxAgeHours: e.PARKED_FACTS_MAX_AGE_HOURS,
+    auth: Object.freeze({
+      domain: e.SIWS_DOMAIN ?? new URL(publicBaseUrl).host,
+      uri: e.SIWS_URI ?? publicBaseUrl,
+      accessTtlMs: e.AUTH_ACCESS_TOKEN_MINUTES * 60_000,
+      refreshTtlMs: e.AUTH_REFRESH_TOKEN_DAYS * 86_400_000,
+      nonceRatePerMinute: e.AUTH_NONCE_RATE_PER_MINUTE,
+    }),
+    holdersReconcileMinutes: e.HOLDERS_RECONCILE_MINUTES,
     logLevel: e.LOG_LEVEL,
   });
 }

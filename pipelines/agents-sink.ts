@@ -18,6 +18,9 @@ export type AgentRow = {
   hidden: boolean;
   created_at: Date;
   config: string;
+  /** the wallet that launched the coin, and the agent's own wallet: payouts from the treasury go to either */
+  creator: string;
+  vault: string;
   /** bumped by Postgres on every change of the row (migration 0008) */
   directory_version: bigint;
 };
@@ -27,7 +30,7 @@ export type AgentRow = {
  * 1.8e15 today); versions from the registry are placed above all of those.
  */
 const REGISTRY_VERSIONS = 1n << 62n;
-const AGENT_COLUMNS = ["mint", "coin_name", "symbol", "name", "category", "status", "state", "hidden", "created_at", "config", "directory_version"];
+const AGENT_COLUMNS = ["mint", "coin_name", "symbol", "name", "category", "status", "state", "hidden", "created_at", "config", "creator", "vault", "directory_version"];
 
 /**
  * Mirrors agents into the ClickHouse directory the agents list reads. Each row carries
@@ -52,6 +55,8 @@ export async function mirrorDirectory(ch: ClickHouse, configs: ConfigRegistry, a
         hidden: a.hidden ? 1 : 0,
         created_at: a.created_at.getTime(),
         config: a.config,
+        creator: a.creator,
+        vault: a.vault,
         decimals: cfg?.tokenDecimals ?? 6,
         supply_atoms: cfg?.supplyAtoms ?? 0n,
         start_sqrt_price: cfg?.sqrtStartPrice ?? 0n,

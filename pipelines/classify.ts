@@ -1,7 +1,10 @@
 /**
  * Pure step: which decoded facts are platform facts. Accepted facts are stored,
  * facts that wait for a pool or coin not yet known are parked (kept, replayed
- * later), the rest are not the platform's and are dropped with a count.
+ * later), the rest are not the platform's and are dropped with a count. The platform
+ * token's burns and balances are accepted too; balances of other tokens are ignored
+ * without a count (see the token_balance case). SOL transfers and balances are not
+ * classified: the treasury's flows are read from whole transactions (treasury.ts).
  */
 import type { Fact } from "../ingest/contract/facts";
 import type { PoolEntry, PoolRegistry } from "./platform/registry";
@@ -22,6 +25,7 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
   const foreign = new Set<string>();
   const overlay = new Map<string, PoolEntry>();
   const poolOf = (address: string) => overlay.get(address) ?? registry.pool(address);
+  const isPlatformToken = (mint: string) => registry.platformTokenMint !== null && mint === registry.platformTokenMint;
 
   // Pools first, so a batch that creates a pool and trades on it is accepted whole.
   for (const f of facts) {
@@ -46,6 +50,10 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
       }
     }
   }
+
+  // coins the registry knows, and those created in this batch
+  const batchMints = new Set([...overlay.values()].map((p) => p.mint));
+  const isPlatformCoin = (mint: string) => batchMints.has(mint) || registry.configOfMint(mint) !== undefined;
 
   const park = (fact: Fact, waitsFor: string) => {
     if (foreign.has(waitsFor)) out.dropped++;
@@ -76,12 +84,19 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
         else park(f, f.pool);
         break;
       }
-      case "burn": {
-        const known = registry.configOfMint(f.mint) || [...overlay.values()].some((p) => p.mint === f.mint);
-        if (known) out.accepted.push(f);
+      case "burn":
+        if (isPlatformCoin(f.mint) || isPlatformToken(f.mint)) out.accepted.push(f);
         else park(f, f.mint);
         break;
-      }
+      case "token_balance":
+        // Holder counts want the platform coins' balances, tokenomics the platform token's
+        // (the treasury's buybacks among them). Every transaction moves other tokens too
+        // (wSOL, the quote vaults', foreign coins'): they are not the platform's facts, yet
+        // not a loss either, so they are neither parked nor counted as dropped. A coin's
+        // balance moved before its creation reached us is healed by the holder
+        // reconciliation (pipelines/holders/).
+        if (isPlatformCoin(f.mint) || isPlatformToken(f.mint)) out.accepted.push(f);
+        break;
     }
   }
   out.foreign = [...foreign];

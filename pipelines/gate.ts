@@ -42,9 +42,9 @@ export function dedupeRows<R extends Row>(rows: R[]): R[] {
 export async function newRowsOnly<R extends Row>(ch: ClickHouse, table: FactTable, rows: R[]): Promise<R[]> {
   const unique = dedupeRows(rows);
   if (unique.length === 0) return unique;
-  const mints = [...new Set(unique.map((r) => r.mint as string))];
   let existing: Set<string>;
   if (table === "activity") {
+    const mints = [...new Set(unique.map((r) => r.mint as string))];
     const found = await Promise.all(
       chunks(unique.map((r) => r.id as string)).map((ids) =>
         ch.query<{ id: string }>("SELECT id FROM activity WHERE mint IN {mints:Array(String)} AND id IN {ids:Array(String)}", { mints, ids }),
@@ -55,6 +55,9 @@ export async function newRowsOnly<R extends Row>(ch: ClickHouse, table: FactTabl
     // rows of one chunk of signatures carry few mints; the mint filter keeps the read on the key
     const found = await Promise.all(
       chunks([...new Set(unique.map((r) => r.signature as string))]).map((sigs) => {
+        // the treasury's flows name no coin; the table holds a few rows per treasury action
+        if (table === "treasury_flows")
+          return ch.query<{ signature: string; ix: number; inner: number }>("SELECT signature, ix, inner FROM treasury_flows WHERE signature IN {sigs:Array(String)}", { sigs });
         const inChunk = new Set(sigs);
         const chunkMints = [...new Set(unique.filter((r) => inChunk.has(r.signature as string)).map((r) => r.mint as string))];
         return ch.query<{ signature: string; ix: number; inner: number }>(

@@ -23,6 +23,13 @@ export type FeeClaimRow = FactRowKey & {
   mint: string; kind: "trading_fee" | "surplus"; venue: Venue; role: string; pool: string; claimer: string; base_amount: bigint; quote_amount: bigint;
 };
 export type BurnRow = FactRowKey & { mint: string; account: string; authority: string; amount: bigint; program: string };
+/** Derived per transaction (treasury.ts), keyed by the fact it was read from. */
+export type TreasuryFlowRow = FactRowKey & { kind: "transfer" | "buyback"; treasury: string; recipient: string; lamports: bigint; atoms: bigint };
+/**
+ * A token account's balance: kind 'tx' = one transaction's change (amount = the delta), kind
+ * 'snapshot' = the balance the RPC reported at `slot` (pipelines/holders/reconcile.ts).
+ */
+export type TokenBalanceRow = FactRowKey & { mint: string; account: string; owner: string; kind: "tx" | "snapshot"; amount: bigint; decimals: number };
 /** Keyed by `id`; it has no fact key columns. */
 export type ActivityRow = { mint: string; at: number; id: string; kind: string; text: string; body: string | null; data: string; links: string };
 /** The `transactions` ledger: one row per transaction the sink stored. */
@@ -36,17 +43,19 @@ export type Rows = {
   pool_events: PoolEventRow[];
   fee_claims: FeeClaimRow[];
   burns: BurnRow[];
+  token_balances: TokenBalanceRow[];
   activity: ActivityRow[];
+  treasury_flows: TreasuryFlowRow[];
 };
 export type FactRow = Rows[FactTable][number];
 
-export const FACT_TABLES = ["trades", "pool_events", "fee_claims", "burns", "activity"] as const;
+export const FACT_TABLES = ["trades", "pool_events", "fee_claims", "burns", "token_balances", "activity", "treasury_flows"] as const;
 export type FactTable = (typeof FACT_TABLES)[number];
 
-const keyCols = (f: Fact): FactRowKey => ({ signature: f.signature, ix: f.ix, inner: f.inner, slot: f.slot, at: f.blockTime });
+export const keyCols = (f: Fact): FactRowKey => ({ signature: f.signature, ix: f.ix, inner: f.inner, slot: f.slot, at: f.blockTime });
 
 export function emptyRows(): Rows {
-  return { trades: [], pool_events: [], fee_claims: [], burns: [], activity: [] };
+  return { trades: [], pool_events: [], fee_claims: [], burns: [], token_balances: [], activity: [], treasury_flows: [] };
 }
 
 export function launchActivity(f: PoolCreated): ActivityRow {
@@ -125,6 +134,9 @@ export function toRows(facts: readonly Fact[], configOf: (f: Fact) => PlatformCo
         break;
       case "burn":
         rows.burns.push({ ...keyCols(f), mint: f.mint, account: f.account, authority: f.authority, amount: f.amount, program: f.program });
+        break;
+      case "token_balance":
+        rows.token_balances.push({ ...keyCols(f), mint: f.mint, account: f.account, owner: f.owner, kind: "tx", amount: f.delta, decimals: f.decimals });
         break;
     }
   }

@@ -86,6 +86,9 @@ export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], already
   }
   step("write");
   clearMarks(deps, batch.signatures, track);
+  const balances = plan.tables.token_balances;
+  if (deps.onBalances && (balances.clear.length || balances.check.length))
+    deps.onBalances([...new Set([...balances.clear, ...balances.check].map((r) => r.mint))]);
   for (const e of batch.fresh) {
     bump(metrics.transactions, e.status);
     metrics.unknownDiscriminators += e.unknownCount;

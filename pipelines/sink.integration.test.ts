@@ -46,7 +46,8 @@ async function counts(ch: ClickHouse, mints: string[]) {
        (SELECT toString(count()) FROM trade_feed WHERE mint IN {m:Array(String)}) AS feed_trades,
        (SELECT toString(sum(volume_sol)) FROM volume_1m WHERE mint IN {m:Array(String)}) AS minute_volume,
        (SELECT toString(count()) FROM fee_claims WHERE mint IN {m:Array(String)}) AS claims,
-       (SELECT toString(sum(burned)) FROM burn_totals WHERE mint IN {m:Array(String)}) AS burned`,
+       (SELECT toString(sum(burned)) FROM burn_totals WHERE mint IN {m:Array(String)}) AS burned,
+       (SELECT toString(count()) FROM token_balances WHERE mint IN {m:Array(String)}) AS balances`,
     { m: mints },
   );
 }

@@ -24,6 +24,8 @@ export type SinkDeps = {
   log: Logger;
   /** parked facts older than this are dropped (PARKED_FACTS_MAX_AGE_HOURS); default 7 days */
   parkedMaxAgeMs?: number;
+  /** told, once a write is stored, the coins whose token_balances it wrote (the holder counter recounts them) */
+  onBalances?: (mints: string[]) => void;
 };
 export type WriteCounts = { stored: number; duplicates: number; parked: number; dropped: number };
 /** `rejected`: the caller's transactions set aside because they failed on their own (see FactSink.write). */

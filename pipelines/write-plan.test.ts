@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { toEnvelopes } from "../ingest/helius/handle";
-import type { Fact, Migration, Trade } from "../ingest/contract/facts";
+import type { Fact, Migration, PoolCreated, TokenBalanceChange, Trade } from "../ingest/contract/facts";
 import type { TxEnvelope } from "../ingest/contract/envelope";
 import { PoolRegistry } from "./platform/registry";
 import { factKey } from "./classify";
@@ -71,5 +71,34 @@ describe("planRows", () => {
     expect(plan.tables.trades.check.map((r) => r.signature)).toEqual(["released"]);
     expect(plan.unpark).toEqual([factKey(released)]);
     expect(plan.park.map((p) => p.fact.signature)).toEqual(["replayed"]);
+  });
+});
+
+describe("token balances", () => {
+  const WSOL = "So11111111111111111111111111111111111111112";
+  const created = envelopes.flatMap((e) => e.facts).find((f): f is PoolCreated => f.kind === "pool_created")!;
+  const balance = (signature: string, ix: number, mint: string, delta: bigint): TokenBalanceChange => ({
+    kind: "token_balance", signature, ix, inner: -2, slot: 7, blockTime: 1_700_000_000, mint, account: `acct${ix}`, owner: `owner${ix}`, delta, decimals: 6,
+  });
+
+  test("a platform coin's balances become 'tx' rows with the delta; other tokens' are neither parked nor dropped", () => {
+    const pools = registry();
+    const moved = envelope([balance("b", 0, created.mint, 1234n), balance("b", 1, WSOL, -5n), balance("b", 2, "ForeignMint1111111111111111111111111111111", 9n)]);
+    // the coin is created in the same batch: the overlay makes it known
+    const batch = planBatch([envelopes.find((e) => e.facts.includes(created))!, moved], none, none, pools);
+    expect(batch.parked).toEqual([]);
+    expect(batch.dropped).toBe(0);
+    const plan = planRows(batch, [], pools);
+    expect(plan.tables.token_balances.clear.filter((r) => r.signature === "b")).toEqual([
+      { signature: "b", ix: 0, inner: -2, slot: 7, at: 1_700_000_000, mint: created.mint, account: "acct0", owner: "owner0", kind: "tx", amount: 1234n, decimals: 6 },
+    ]);
+  });
+
+  test("a coin the registry knows is accepted in a later batch; a backfilled one is checked table by table", () => {
+    const pools = registry();
+    for (const p of planBatch(envelopes, none, none, pools).newPools) pools.remember(p);
+    const plan = planRows(planBatch([envelope([balance("c", 0, created.mint, -1n)], { source: "backfill" })], none, none, pools), [], pools);
+    expect(plan.tables.token_balances.check.map((r) => [r.signature, r.amount])).toEqual([["c", -1n]]);
+    expect(plan.tables.token_balances.clear).toEqual([]);
   });
 });

@@ -8,8 +8,9 @@
  *    parked, dropped, new platform pools, pools shown not to be the platform's).
  * 2. The apply step records the new pools and reads the facts parked for them.
  * 3. `planRows`: the replayed parked facts join in; rows per table (rows certainly new,
- *    and rows of suspect transactions to check first), ledger rows, agents to create,
- *    facts to park and parked facts to remove.
+ *    and rows of suspect transactions to check first), the treasury's flows read from
+ *    each transaction's facts (treasury.ts), ledger rows, agents to create, facts to
+ *    park and parked facts to remove.
  */
 import type { Fact, PoolCreated } from "../ingest/contract/facts";
 import type { TxEnvelope } from "../ingest/contract/envelope";
@@ -17,8 +18,9 @@ import type { PlatformConfig } from "../ingest/contract/configs";
 import type { PoolEntry } from "./platform/registry";
 import { classify, factKey, type Parked } from "./classify";
 import { FACT_TABLES, toRows, transactionRow, type FactTable, type Rows, type TransactionRow } from "./rows";
+import { treasuryFlows } from "./treasury";
 
-/** What the plan needs to know of the platform's pools and configs. */
+/** What the plan needs to know of the platform's pools and configs, the treasury and the platform token. */
 export type PoolView = Parameters<typeof classify>[1] & { configs: { byAddress: ReadonlyMap<string, PlatformConfig> } };
 
 export type BatchPlan = {
@@ -116,6 +118,8 @@ export function planRows(batch: BatchPlan, replayed: readonly { key: string; fac
         ? pools.configOfMint(f.mint)
         : undefined;
   const rows = toRows(accepted, configOf);
+  // whole transactions, not classified facts: SOL transfers and balances are nobody's coin
+  for (const env of batch.fresh) rows.treasury_flows.push(...treasuryFlows(env.facts, pools));
   const tables = {} as Record<FactTable, TableWrite<unknown>>;
   for (const table of FACT_TABLES) {
     const all = rows[table] as unknown as readonly { signature?: string }[];

@@ -8,6 +8,7 @@ import type { ConfigRegistry } from "../../ingest/contract/configs";
 import { boardPage, marketOf, publicMarketRow, registryRows, solUsdNow, type PublicDeps, type RegistryRow } from "../public/agents-service";
 import type { MarketRow } from "../public/market-sql";
 import { notFound } from "../errors";
+import { holderCounts } from "../../pipelines/holders/read";
 
 /** Newest/biggest first (`trending`: by 24 h volume), ties by mint; cursors of this list only. */
 export async function listTokens(deps: PublicDeps, q: { sort: "new" | "marketcap" | "trending"; q?: string; limit: number; cursor?: string }) {
@@ -30,10 +31,11 @@ export async function assertPublicCoin(deps: PublicDeps, mint: string): Promise<
 
 async function toCoins(deps: PublicDeps, rows: MarketRow[]) {
   if (rows.length === 0) return [];
-  const [reg, solUsd] = await Promise.all([registryRows(deps, rows.map((r) => r.mint)), solUsdNow(deps)]);
+  const mints = rows.map((r) => r.mint);
+  const [reg, solUsd, holders] = await Promise.all([registryRows(deps, mints), solUsdNow(deps), holderCounts(deps.ch, mints)]);
   return rows.flatMap((row) => {
     const a = reg.get(row.mint);
-    return !a || a.hidden ? [] : [coinOf(deps.configs, row, a, solUsd)];
+    return !a || a.hidden ? [] : [coinOf(deps.configs, row, a, solUsd, holders.byMint.get(row.mint) ?? 0)];
   });
 }
 
@@ -41,9 +43,10 @@ async function toCoins(deps: PublicDeps, rows: MarketRow[]) {
  * A coin: `pool` is the pool it was launched in (the DBC pool, fixed for life);
  * `market.pool` is where it trades now (the DAMM v2 pool once graduated). `agent` is null
  * while the agent is still forming (its launch not yet seen on-chain); its `name` is ""
- * when the operator gave none.
+ * when the operator gave none. `holders`: owners with a positive balance (pipelines/holders/),
+ * 0 until counted; the Data API's `market.holders` stays null as its contract says.
  */
-export function coinOf(configs: ConfigRegistry, row: MarketRow, a: RegistryRow, solUsd: number) {
+export function coinOf(configs: ConfigRegistry, row: MarketRow, a: RegistryRow, solUsd: number, holders: number) {
   return {
     mint: row.mint,
     name: row.coin_name,
@@ -54,6 +57,7 @@ export function coinOf(configs: ConfigRegistry, row: MarketRow, a: RegistryRow, 
     pool: a.dbc_pool,
     createdAt: new Date(row.createdMs).toISOString(),
     market: marketOf(configs, row, a, solUsd),
+    holders,
     agent: a.state === "forming" ? null : { name: a.name ?? "", template: a.template, presence: a.presence, traits: Array.isArray(a.traits) ? a.traits.map(String) : [] },
   };
 }

@@ -14,6 +14,7 @@ import { catalog } from "./catalog";
 import { AutonomyBody, DecisionBody, DirectiveBody, MintIdParams, MintParam, PersonaBody, SpendQuery, StdoutQuery, parseBody } from "./model";
 import { parseAll } from "../app-public";
 import { signedIn } from "./operator";
+import { SIGNED_IN_CORS } from "../auth";
 import * as service from "./service";
 
 export type DaemonRouteDeps = service.DaemonServiceDeps & ClientBudget & { cache: ResponseCache };
@@ -26,12 +27,6 @@ export const DAEMON_CACHE_SECONDS = { catalog: 60, profile: 5, stdoutFirstPage: 
  * cookie), so any origin may call them; the preflight names the methods and headers.
  */
 const SIGNED_IN_PATHS = /^\/v1\/(daemons\/[^/]+\/(persona|autonomy|directives(\/[^/]+)?|spend|check|proposals\/[^/]+\/decision)|me\/(console|approvals))\/?$/;
-const SIGNED_IN_CORS = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "GET, POST, PUT, DELETE, OPTIONS",
-  "access-control-allow-headers": "authorization, content-type",
-  "access-control-max-age": "86400",
-};
 
 export const daemonRoutes = (deps: DaemonRouteDeps) => {
   const cached = cachedAnswer(deps.cache);

@@ -8,12 +8,6 @@ import { ApiError } from "../errors";
 /** The signed-in wallet of a request (Authorization: Bearer <access token>), or null. */
 export type Authenticate = (request: Request) => Promise<{ address: string } | null>;
 
-/**
- * Until the wallet sign-in is wired in, nobody is signed in: every signed-in route answers
- * 401. Never replaced by one that lets requests through.
- */
-export const nobodySignedIn: Authenticate = async () => null;
-
 export const signInRequired = () =>
   new ApiError(401, "AUTH_REQUIRED", "sign in with your wallet and send Authorization: Bearer <access token>", undefined, { "www-authenticate": "Bearer" });
 

@@ -56,9 +56,10 @@ export const respond = (status: number, body: unknown, headers: Record<string, s
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
 /**
  * Paths any browser origin may call (their errors carry CORS too): the Data API, the Application API's public reads,
- * and its signed-in routes on /daemons and /me (a bearer token, never a cookie, so no origin gets anything for free).
+ * wallet sign-in, and its signed-in routes on /daemons and /me (a bearer token, never a cookie, so no origin gets
+ * anything for free).
  */
-const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons|me)(\/|$)/;
+const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons|auth|me)(\/|$)/;
 
 /** The status an error is answered with (the one mapping; the latency histogram reads it too). */
 export function errorStatus(error: unknown, code: unknown): number {

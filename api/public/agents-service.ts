@@ -100,6 +100,12 @@ export async function publicMarketRow(deps: PublicDeps, mint: string): Promise<M
   return row;
 }
 
+/** These coins as Data API agents, in the order given; hidden coins and coins not in the directory yet are left out. */
+export async function agentsOf(deps: PublicDeps, mints: string[]) {
+  const rows = await Promise.all(mints.map(async (m) => (await deps.board.get(m)) ?? (await readMarketRows(deps.ch, m))[0]));
+  return toAgents(deps, rows.filter((r): r is MarketRow => r !== undefined && !r.hidden), false);
+}
+
 /** The registry of record's rows (Postgres) of these coins, with their vaults' balances. */
 export async function registryRows(deps: PublicDeps, mints: string[]): Promise<Map<string, RegistryRow>> {
   const rows = await deps.sql<RegistryRow[]>`

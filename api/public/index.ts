@@ -37,10 +37,12 @@ export const publicRoutes = (deps: DataApiDeps) => {
 
   return new Elysia({ prefix: "/v1/public" })
     .onRequest(({ request, set, server }) => {
+      // onRequest runs before routing, for every path of the app: only the Data API's are this feature's
+      // (a preflight of another path gets that feature's CORS, e.g. Authorization allowed by name on signed-in routes)
+      if (!new URL(request.url).pathname.startsWith("/v1/public/")) return;
       Object.assign(set.headers, CORS);
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
-      // onRequest runs before routing, for every path of the app: count only the Data API's
-      if (new URL(request.url).pathname.startsWith("/v1/public/")) takeFromBudget(deps, request, server);
+      takeFromBudget(deps, request, server);
     })
     .get("/agents", ({ query, set }) => {
       const q = parseOrThrow(AgentsQuery, query);

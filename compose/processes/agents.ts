@@ -11,8 +11,8 @@ import { healthServer, openPlatform, processHandle } from "../boot";
 import { enginesReady, launchPlatform, priceSources, startRuntime } from "../wiring";
 import { createSolPriceService } from "../../infra/sol-price";
 
-export async function startAgents(config: Config, log: Logger) {
-  const { pg, ch, engines, step, rpc, configs, simConfigs } = await openPlatform(config, log);
+export async function startAgents(given: Config, log: Logger) {
+  const { pg, ch, engines, step, rpc, configs, simConfigs, config } = await openPlatform(given, log);
   const launches = launchPlatform(config, engines, configs, rpc, log);
   // the SOL price history: the same sources as the API (the simulated price when the simulator plays the chain)
   const sources = priceSources(config, rpc, { simulator: simConfigs !== null });

@@ -1,10 +1,11 @@
 /**
  * The all-in-one process (`main.ts`, the embedded default): engines under DATA_DIR,
  * migrations, the bus (in-process, or Kafka when KAFKA_BROKERS is set, with the consumer in
- * this process too), the HTTP API and webhook receiver, reconciliation, the agents'
- * background jobs and runtime (decision cycles), and, with no chain configured, the simulator posting through the real
- * webhook (it also plays a SOL price when no price source is configured, and gives its
- * coins images and descriptions). Any start-up failure logs one line and exits 1.
+ * this process too), the HTTP API and webhook receiver, reconciliation (transactions and
+ * holders), holder counting, the agents' background jobs and runtime (decision cycles), and, with no chain configured,
+ * the simulator posting through the real webhook (it also plays a SOL price when no price
+ * source is configured, and gives its coins images and descriptions). Any start-up failure
+ * logs one line and exits 1.
  */
 import { randomBytes } from "node:crypto";
 import type { Config } from "../../infra/config";
@@ -16,14 +17,14 @@ import { startTransactionConsumer } from "../../pipelines/kafka/consumer";
 import { openPlatform, processHandle } from "../boot";
 import { priceSources, startRuntime, wirePlatform } from "../wiring";
 import { kafkaBus, kafkaWithTopic, pollConsumerLag } from "../kafka";
-import { startReconciliation } from "../reconciliation";
+import { startHolderReconciliation, startReconciliation } from "../reconciliation";
 import { startSimulatorPosting } from "./simulator";
 import { withLaunchVaultKey } from "./vault-key";
 
 export async function startAllInOne(given: Config, log: Logger) {
-  const config = await withLaunchVaultKey(given, log); // it serves the Launch API
+  const withKey = await withLaunchVaultKey(given, log); // it serves the Launch API
   // any later start-up failure: one line, the engines stopped, exit 1 (boot.ts startFailed)
-  const { pg, ch, engines, step, rpc, configs, simConfigs } = await openPlatform(config, log);
+  const { pg, ch, engines, step, rpc, configs, simConfigs, config } = await openPlatform(withKey, log);
 
   // The simulator posts through the real webhook; without a configured secret it gets a per-run one.
   const webhookSecret = config.webhookSecret ?? (simConfigs ? randomBytes(24).toString("base64url") : null);
@@ -49,7 +50,8 @@ export async function startAllInOne(given: Config, log: Logger) {
   log.info("listening", { port, bus: kafka ? "kafka" : "in-process", configs: configs.all.map((c) => `${c.role}:${c.address}`) });
 
   // Heals what the webhook missed (not needed on the simulated chain, which the webhook gets whole).
-  const reconcileTask = simConfigs ? null : startReconciliation(config, engines, platform.bus, configs, log);
+  const holdersReconciler = simConfigs ? null : startHolderReconciliation(config, engines, rpc, log);
+  const reconcileTask = simConfigs ? null : startReconciliation(config, engines, platform.bus, configs, log, holdersReconciler);
 
   const background = startAgentBackground({
     config,
@@ -71,6 +73,8 @@ export async function startAllInOne(given: Config, log: Logger) {
     log.info("no SOLANA_RPC_URL: the simulator plays a platform through the webhook", {
       seed: config.simulator.seed,
       txPerSecond: config.simulator.txPerSecond,
+      platformTokenMint: config.tokenomics.platformTokenMint,
+      treasury: config.treasuryAddress,
     });
     if (priceSimulated)
       log.info("no SOL price source configured: the SOL price is simulated (a random walk from the seed; /price/sol reports source aggregator)", {
@@ -81,6 +85,7 @@ export async function startAllInOne(given: Config, log: Logger) {
 
   const handle = processHandle(log, port, () => [
     () => reconcileTask?.stop(),
+    () => holdersReconciler?.stop(),
     () => simulator?.abort(),
     () => lagTimer && clearInterval(lagTimer),
     () => background.stop(),
@@ -91,6 +96,7 @@ export async function startAllInOne(given: Config, log: Logger) {
     () => platform.bus.close(),
     () => consumer?.stop(),
     () => platform.sink.settled(),
+    () => platform.holders.stop(),
     () => platform.decoder.close(),
     () => ch.close(),
     () => pg.stop(),

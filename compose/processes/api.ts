@@ -1,6 +1,6 @@
 /**
- * The api process (scaled mode, `api/main.ts`): the Data API, the daemon surface, the Launch API and stored
- * media, reading ClickHouse and Postgres. Stateless apart from its short response cache
+ * The api process (scaled mode, `api/main.ts`): the Data API, the daemon surface, wallet sign-in, the Launch API and
+ * stored media, reading ClickHouse and Postgres. Stateless apart from its short response cache
  * and per-key rate windows: run replicas freely (launch confirmation in the background is
  * the agents process's job).
  */
@@ -9,14 +9,15 @@ import type { Logger } from "../../infra/log";
 import { createSolPriceService } from "../../infra/sol-price";
 import { createApp } from "../../api/app";
 import { openPlatform, processHandle } from "../boot";
-import { daemonApiDeps, dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources } from "../wiring";
+import { daemonApiDeps, dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources, signInApiDeps } from "../wiring";
 import { withLaunchVaultKey } from "./vault-key";
 
 export async function startApi(given: Config, log: Logger) {
-  const config = await withLaunchVaultKey(given, log); // it serves the Launch API
-  const { pg, ch, engines, step, rpc, configs } = await openPlatform(config, log);
+  const withKey = await withLaunchVaultKey(given, log); // it serves the Launch API
+  const { pg, ch, engines, step, rpc, configs, config } = await openPlatform(withKey, log);
   const launches = launchPlatform(config, engines, configs, rpc, log);
   const data = dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })));
+  const signIn = signInApiDeps(config, engines, rpc, log, data);
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
@@ -27,7 +28,9 @@ export async function startApi(given: Config, log: Logger) {
     media: launches.media,
     data,
     pools: poolApiDeps(engines, configs, rpc, log, data),
-    daemons: daemonApiDeps(config, data, launches.firewall, configs, log),
+    auth: signIn.routes,
+    me: signIn.me,
+    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, signIn.auth.authenticate),
   });
   const server = await step(`listening on port ${config.port}`, () => app.listen({ port: config.port, hostname: "0.0.0.0" }));
   const port = server.server?.port;

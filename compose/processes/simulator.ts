@@ -7,8 +7,29 @@ import { join } from "node:path";
 import type { Config } from "../../infra/config";
 import type { Logger } from "../../infra/log";
 import { retry } from "../../infra/retry";
-import { createSimulator, runSimulator, type SimConfig } from "../../ingest/simulator";
+import { createSimulator, runSimulator, simulatedPlatform, type SimConfig } from "../../ingest/simulator";
 import { readProgress, writeProgress } from "../../ingest/simulator/progress";
+
+/**
+ * The configuration the simulated platform runs under: PLATFORM_TOKEN_MINT defaults to the
+ * simulated platform token (the seed's first coin, which the simulated treasury buys back
+ * and burns) and TREASURY_ADDRESS to the simulated treasury (the configs' fee claimer),
+ * each only when unset; the log says which.
+ */
+export function withSimulatedPlatform(config: Config, simConfigs: SimConfig[], log: Logger): Config {
+  const sim = simulatedPlatform(config.simulator.seed, simConfigs);
+  const platformTokenMint = config.tokenomics.platformTokenMint ?? sim.platformTokenMint;
+  const treasuryAddress = config.treasuryAddress ?? sim.treasury;
+  log.info("simulated platform token and treasury", {
+    platformTokenMint,
+    platformTokenMintFrom: config.tokenomics.platformTokenMint ? "PLATFORM_TOKEN_MINT" : "the simulator",
+    treasury: treasuryAddress,
+    treasuryFrom: config.treasuryAddress ? "TREASURY_ADDRESS" : "the simulator (its configs' fee claimer)",
+  });
+  if (platformTokenMint !== sim.platformTokenMint)
+    log.warn("PLATFORM_TOKEN_MINT is not the simulated platform token: the simulated buybacks buy and burn another coin", { simulated: sim.platformTokenMint });
+  return Object.freeze({ ...config, treasuryAddress, tokenomics: Object.freeze({ ...config.tokenomics, platformTokenMint }) });
+}
 
 /** Starts posting to `webhookUrl` with `webhookSecret`; `stop` aborts and resolves once the run ended. */
 export function startSimulatorPosting(o: { config: Config; simConfigs: SimConfig[]; webhookUrl: string; webhookSecret: string; log: Logger }) {
@@ -22,6 +43,7 @@ export function startSimulatorPosting(o: { config: Config; simConfigs: SimConfig
     configs: o.simConfigs,
     startTime: Math.floor(Date.now() / 1000 - resumed * secondsPerTx),
     secondsPerTx,
+    split: config.tokenomics.split, // the treasury spends as TOKENOMICS_SPLIT says
   });
   // Continue the same chain after a restart: skip what an earlier run already posted.
   for (let skipped = 0; skipped < resumed; skipped += 10_000) simulator.next(Math.min(10_000, resumed - skipped));

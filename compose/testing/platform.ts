@@ -32,6 +32,19 @@ export function registryWith(entries: { role: "launch" | "stock" | "legacy"; add
   return configRegistry(entries.map((e) => toPlatformConfig({ role: e.role, address: e.address, ticker: e.ticker ?? null }, pc, 9)));
 }
 
+/** Calls an app in-process (no socket): status, headers, and the body parsed as JSON when it is JSON. */
+export const callerOf =
+  (app: { handle(request: Request): Promise<Response> }) =>
+  async (path: string, init: RequestInit = {}) => {
+    const res = await app.handle(new Request(`http://local${path}`, init));
+    const text = await res.text();
+    let body: any = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    return { status: res.status, headers: res.headers, body };
+  };
+
 export async function testPlatform(
   configs: ConfigRegistry,
   opts: { solUsd?: number | null; responseCache?: boolean; env?: Record<string, string>; authenticate?: Authenticate } = {},
@@ -52,15 +65,7 @@ export async function testPlatform(
     rpc: config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null,
     authenticate: opts.authenticate,
   });
-  const call = async (path: string, init: RequestInit = {}) => {
-    const res = await platform.app.handle(new Request(`http://local${path}`, init));
-    const text = await res.text();
-    let body: any = text;
-    try {
-      body = JSON.parse(text);
-    } catch {}
-    return { status: res.status, headers: res.headers, body };
-  };
+  const call = callerOf(platform.app);
   const postWebhook = (body: unknown, secret = TEST_WEBHOOK_SECRET) =>
     call("/v1/ingest/helius", { method: "POST", headers: { authorization: secret, "content-type": "application/json" }, body: JSON.stringify(body) });
   return { ...platform, engines, config, call, postWebhook };

@@ -11,7 +11,7 @@ import { createSimulator, fixtureSimConfigs, type EnhancedTransaction } from "..
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
 import { encodeBase58 } from "../../ingest/decoders/base58";
 import { buildStorage } from "../storage";
-import { enhancedToRaw, type RawTransaction } from "../../ingest/simulator/enhanced-to-raw";
+import { enhancedSequenceToRaw, type RawTransaction } from "../../ingest/simulator/enhanced-to-raw";
 
 export function simulatedChain(seed: number, transactions: number, opts: { pools?: number; failedEvery?: number } = {}) {
   const configs = fixtureSimConfigs(seed);
@@ -19,14 +19,26 @@ export function simulatedChain(seed: number, transactions: number, opts: { pools
   const enhanced: EnhancedTransaction[] = [];
   for (let i = 0; i < transactions; i += 5000) enhanced.push(...sim.next(Math.min(5000, transactions - i)));
   const state = sim.state();
+  // The chain as backfill walks it (configs, pools, mints): the simulator's treasury payouts
+  // and holder transfers by plain Transfer name none of those, so they are left out.
+  const walked = new Set([...configs.map((x) => x.address), ...state.pools.flatMap((p) => [p.pool, p.mint, ...(p.dammPool ? [p.dammPool] : [])])]);
+  const configSet = new Set(configs.map((x) => x.address));
+  const namesConfig = (tx: EnhancedTransaction) => tx.instructions.some((ix) => [ix, ...ix.innerInstructions].some((i) => i.accounts.some((a) => configSet.has(a))));
+  const names = (tx: EnhancedTransaction) => tx.instructions.some((ix) => [ix, ...ix.innerInstructions].some((i) => i.accounts.some((a) => walked.has(a))));
+  // balances carried from transaction to transaction over the WHOLE sequence, as the chain's
+  // pre/post balances are (a wallet's balance includes the transfers backfill does not walk)
+  const rawOf = new Map(enhancedSequenceToRaw(enhanced).map((raw, i) => [enhanced[i]!.signature, raw]));
+  enhanced.splice(0, enhanced.length, ...enhanced.filter(names));
+  const raws = enhanced.map((tx) => rawOf.get(tx.signature)!);
   const c = state.counts;
   // the ledger: every simulated transaction, plus failed copies (no facts on chain) every `failedEvery`
   const ledger: RawTransaction[] = [];
   const failed: string[] = [];
-  enhanced.forEach((tx, i) => {
-    const raw = enhancedToRaw(tx);
+  enhanced.forEach((_, i) => {
+    const raw = raws[i]!;
     ledger.push(raw);
-    if (opts.failedEvery && i % opts.failedEvery === opts.failedEvery - 1) {
+    // failed copies only of transactions a config walk finds, so every walk meets all of them
+    if (opts.failedEvery && i % opts.failedEvery === opts.failedEvery - 1 && namesConfig(enhanced[i]!)) {
       const copy = structuredClone(raw);
       copy.transaction.signatures = [encodeBase58(randomBytes(64))];
       (copy.meta as { err: unknown }).err = { InstructionError: [2, { Custom: 6001 }] };
@@ -44,10 +56,12 @@ export function simulatedChain(seed: number, transactions: number, opts: { pools
     signatures: enhanced.map((t) => t.signature),
     mints: state.pools.map((p) => p.mint),
     expected: {
-      trades: c.firstBuys + c.dbcBuys + c.dbcSells + c.dammBuys + c.dammSells,
+      // the treasury's buybacks are trades (and the transactions after them burn what they bought)
+      trades: c.firstBuys + c.dbcBuys + c.dbcSells + c.dammBuys + c.dammSells + c.buybacks,
       claims: c.partnerClaims + c.creatorClaims + c.positionClaims,
       claimsWithoutCreator: c.partnerClaims + c.positionClaims,
-      burns: c.burns,
+      burns: c.burns + c.treasuryBurns,
+      treasuryBurns: c.treasuryBurns,
       pools: c.poolsCreated,
     },
   };

@@ -17,6 +17,8 @@
  *
  * Account reads answer with a context slot (1 unless `setContextSlot` moved it), and the
  * Clock sysvar is served from that slot and `setClockTime` (unless an account was set there).
+ * getProgramAccounts (base64, dataSize and base58 memcmp filters, dataSlice, withContext)
+ * serves the map's accounts by owner program, e.g. token accounts made with `tokenAccount`.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -84,6 +86,26 @@ export function launchFixtureAccounts(configAddresses: string[]): Map<string, Fa
   return out;
 }
 
+type ProgramAccountsConfig = {
+  encoding?: string;
+  withContext?: boolean;
+  dataSlice?: { offset: number; length: number };
+  filters?: ({ dataSize: number } | { memcmp: { offset: number; bytes: string; encoding?: string } })[];
+};
+
+/**
+ * A token account's 165 bytes as the token programs lay them out: mint, owner, amount (u64
+ * LE), then the rest (state initialized). Owned by `program` (SPL Token unless given).
+ */
+export function tokenAccount(mint: string, owner: string, amount: bigint, program: string = TOKEN_PROGRAM): FakeAccount {
+  const data = new Uint8Array(165);
+  data.set(bs58.decode(mint), 0);
+  data.set(bs58.decode(owner), 32);
+  new DataView(data.buffer).setBigUint64(64, amount, true);
+  data[108] = 1; // AccountState::Initialized
+  return { lamports: 2_039_280, data, owner: program };
+}
+
 type Entry = { order: number; signature: string; slot: number; blockTime: number | null; err: unknown; json: string };
 type Failure = { status: number; retryAfter?: string; rpcError?: { code: number; message: string } };
 
@@ -134,6 +156,31 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
       out.push({ signature: e.signature, slot: e.slot, err: e.err, memo: null, blockTime: e.blockTime, confirmationStatus: "confirmed" });
     }
     return out;
+  }
+
+  /** getProgramAccounts: the accounts `program` owns that pass every filter, sliced; a message for what it does not serve */
+  function programAccounts(program: string, o: ProgramAccountsConfig): { json: string } | string {
+    if (o.encoding !== "base64") return "this test double serves getProgramAccounts only in the base64 encoding";
+    const tests: ((data: Uint8Array) => boolean)[] = [];
+    for (const f of o.filters ?? []) {
+      if ("dataSize" in f) tests.push((d) => d.length === f.dataSize);
+      else if ("memcmp" in f) {
+        if (f.memcmp.encoding !== undefined && f.memcmp.encoding !== "base58") return "this test double reads memcmp bytes in base58 only";
+        const want = bs58.decode(f.memcmp.bytes);
+        const at = f.memcmp.offset;
+        tests.push((d) => d.length >= at + want.length && want.every((b, i) => d[at + i] === b));
+      } else return "unknown filter";
+    }
+    // JSON text made by hand: a large answer (the holders benchmark's 100,000 accounts) is
+    // built several times faster than by JSON.stringify on objects
+    const out: string[] = [];
+    for (const [pubkey, a] of accounts) {
+      if (a.owner !== program || !tests.every((t) => t(a.data))) continue;
+      const data = o.dataSlice ? a.data.subarray(o.dataSlice.offset, o.dataSlice.offset + o.dataSlice.length) : a.data;
+      const base64 = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
+      out.push(`{"pubkey":"${pubkey}","account":{"lamports":${a.lamports},"owner":"${program}","executable":false,"rentEpoch":0,"space":${a.data.length},"data":["${base64}","base64"]}}`);
+    }
+    return { json: `[${out.join(",")}]` };
   }
 
   const failures: Failure[] = [];
@@ -280,6 +327,11 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
         // the stored JSON goes out as is: serializing 20k transactions per test run would dominate a benchmark
         const text = `{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":${e ? e.json : "null"}}`;
         return new Response(text, { headers: { "content-type": "application/json" } });
+      } else if (body.method === "getProgramAccounts") {
+        const found = programAccounts(String(body.params[0]), (body.params[1] ?? {}) as ProgramAccountsConfig);
+        if (typeof found === "string") return rpcError(body.id, -32602, found);
+        const value = (body.params[1] as ProgramAccountsConfig | undefined)?.withContext ? `{"context":${JSON.stringify(ctx.context)},"value":${found.json}}` : found.json;
+        return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":${value}}`, { headers: { "content-type": "application/json" } });
       } else return rpcError(body.id, -32601, `test double has no ${body.method}`);
       return Response.json({ jsonrpc: "2.0", id: body.id, result });
     },

@@ -5,9 +5,19 @@ import { toEnvelopes } from "../helius/handle";
 import type { Bus } from "../../pipelines/bus";
 import { createChainReader, parseSince, runBackfill, sinceKey, type Since } from ".";
 import { inProcessStore, simulatedChain, storedCounts } from "../../compose/testing/test-chain";
+import { newAddress, payout } from "../../compose/testing/treasury-payloads";
+import { enhancedToRaw } from "../simulator/enhanced-to-raw";
+import { buildStorage } from "../../compose/storage";
+import { createLogger } from "../../infra/log";
+import { treasuryAddresses } from "../contract/configs";
 
 const ALL: Since = { kind: "slot", slot: 0 };
 const fastRetries = { baseDelayMs: 1, maxDelayMs: 5 };
+
+/** Whether a simulated transaction names one of `addresses` (the backfill finds it in that address's history). */
+const names = (t: { feePayer: string; instructions: { accounts: string[]; innerInstructions: { accounts: string[] }[] }[] }, addresses: string[]) =>
+  addresses.includes(t.feePayer) ||
+  t.instructions.some((i) => i.accounts.some((a) => addresses.includes(a)) || i.innerInstructions.some((n) => n.accounts.some((a) => addresses.includes(a))));
 
 /** Each test has its own seed: its configs, pools and mints are its own in the shared engines. */
 async function setup(seed: number, transactions = 3000, failedEvery?: number) {
@@ -226,4 +236,46 @@ describe("backfill from RPC", () => {
       rpc.stop();
     }
   });
+
+  test("(f) the treasury's addresses are walked with the configs: payouts that name no platform address are stored", async () => {
+    const engines = await testEngines();
+    const chain = simulatedChain(406, 400);
+    const treasury = newAddress();
+    const at = 1_750_000_000;
+    const payouts = [payout(treasury, newAddress(), 9_000_000n, at), payout(chain.registry.all[0]!.feeClaimer, newAddress(), 4_000_000n, at + 1)];
+    const rpc = startRpcTestDouble(new Map(), { transactions: [...chain.ledger, ...payouts.map(enhancedToRaw)] });
+    const store = await buildStorage(engines, chain.registry, createLogger("error"), { treasury: { treasuryAddress: treasury, platformTokenMint: null } });
+    const deps = { reader: createChainReader(rpc.url, fastRetries), bus: store.bus, stored: store.stored, ch: engines.ch, sql: engines.sql };
+    const flows = async () =>
+      (await engines.ch.query<{ treasury: string; lamports: string }>(
+        "SELECT treasury, toString(lamports) AS lamports FROM treasury_flows WHERE signature IN {s:Array(String)} ORDER BY at",
+        { s: payouts.map((t) => t.signature) },
+      )).map((r) => [r.treasury, r.lamports]);
+    // a range of its own: the fee claimer (the fixture config's) is every simulated chain's, walked by other tests too
+    const since: Since = { kind: "slot", slot: 406 };
+    try {
+      await runBackfill(deps, { since, configs: chain.configAddresses, pageSize: 200 });
+      expect(await flows()).toEqual([]);
+      const walk = treasuryAddresses(chain.registry, treasury);
+      expect(walk).toEqual([treasury, chain.registry.all[0]!.feeClaimer].sort());
+      const r = await runBackfill(deps, { since, configs: chain.configAddresses, treasury: walk, pageSize: 200 });
+      expect(r.stats.published).toBe(2);
+      expect(await flows()).toEqual([[treasury, "9000000"], [chain.registry.all[0]!.feeClaimer, "4000000"]]);
+      const rows = await deps.sql`SELECT address, kind, done FROM backfill_checkpoints WHERE address = ANY(${walk}::text[]) AND since = ${sinceKey(since)} ORDER BY address`;
+      expect(rows.map((x) => [x.address, x.kind, x.done])).toEqual(walk.map((a) => [a, "treasury", true]));
+
+      // nothing stored counts (as with Kafka before the pipelines store): the fee claimer's partner
+      // claims, published by the config walks, are not fetched and sent again by the treasury's
+      const sent: string[] = [];
+      const recording: Bus = { publish: async (b) => void sent.push(...b.map((e) => e.signature)), close: async () => {} };
+      const again = await runBackfill({ ...deps, bus: recording }, { since: { kind: "slot", slot: 407 }, configs: chain.configAddresses, treasury: walk, pageSize: 200, skipStored: false });
+      const partnerClaims = chain.enhanced.filter((t) => t.feePayer === chain.registry.all[0]!.feeClaimer).length;
+      expect(partnerClaims).toBeGreaterThan(0);
+      expect(new Set(sent).size).toBe(sent.length);
+      expect(sent.length).toBe([...chain.enhanced, ...payouts].filter((t) => names(t, [...chain.configAddresses, ...walk])).length);
+      expect(again.stats.published).toBe(sent.length);
+    } finally {
+      rpc.stop();
+    }
+  }, 60_000);
 });

@@ -6,7 +6,7 @@
  */
 import type { Sql } from "../../infra/postgres";
 
-export type AddressKind = "config" | "damm_v2" | "dbc" | "mint";
+export type AddressKind = "config" | "damm_v2" | "dbc" | "mint" | "treasury";
 
 export type Checkpoint = {
   address: string;

@@ -5,7 +5,8 @@
  * Which addresses: first every platform config (curve trading, pool creations,
  * migrations, partner fee claims all name it); then, read from platform_pools
  * after the configs are stored, the DAMM v2 pools those coins graduated to (their
- * trades and position fee claims name the pool, not the config). With `coins`,
+ * trades and position fee claims name the pool, not the config), and the treasury's
+ * addresses (its payouts, buybacks and burns may name no platform address). With `coins`,
  * also each coin's DBC pool (creator fee claims name neither) and mint (burns name
  * only the mint); off by default because a mint's history also holds every
  * transfer of the coin, fetched for nothing.
@@ -29,6 +30,8 @@ export type BackfillOptions = {
   since: Since;
   /** config addresses to walk; their graduated pools follow */
   configs: string[];
+  /** the treasury's addresses (contract/configs.ts treasuryAddresses), walked after the configs */
+  treasury?: readonly string[];
   /** pool addresses (from platform_pools) to walk as well */
   pools?: { address: string; kind: AddressKind }[];
   /** also each coin's DBC pool and mint (see above) */
@@ -53,7 +56,7 @@ export async function runBackfill(deps: BackfillDeps, o: BackfillOptions): Promi
   // One walk failing stops the others after their page in progress, so nothing keeps writing once this returns.
   const halt = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, halt.signal]) : halt.signal;
-  const walkDeps = { ...deps, limit: createLimiter(o.txConcurrency ?? 8), stats, pageSize: o.pageSize ?? 1000, skipStored: o.skipStored ?? true, signal, inflight: new Set<string>() };
+  const walkDeps = { ...deps, limit: createLimiter(o.txConcurrency ?? 8), stats, pageSize: o.pageSize ?? 1000, skipStored: o.skipStored ?? true, signal, inflight: new Set<string>(), treasury: new Set(o.treasury ?? []), treasurySeen: new Set<string>() };
   const addresses = createLimiter(o.addressConcurrency ?? 4);
   let stopped = false;
   const walkAll = async (targets: { address: string; kind: AddressKind }[]) => {
@@ -78,6 +81,7 @@ export async function runBackfill(deps: BackfillDeps, o: BackfillOptions): Promi
   await walkAll([...new Set(o.configs)].map((address) => ({ address, kind: "config" as const })));
   const later = new Map<string, AddressKind>();
   for (const p of o.pools ?? []) later.set(p.address, p.kind);
+  for (const t of o.treasury ?? []) if (!later.has(t)) later.set(t, "treasury");
   if (o.configs.length) {
     const rows = await deps.sql<{ address: string; mint: string; venue: "dbc" | "damm_v2" }[]>`
       SELECT address, mint, venue FROM platform_pools WHERE config = ANY(${o.configs}::text[]) ORDER BY address`;

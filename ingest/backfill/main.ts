@@ -4,24 +4,29 @@
  * Reads the platform's history over SOLANA_RPC_URL into the same stores the webhook
  * fills, through the same decode path and bus (Kafka when KAFKA_BROKERS is set, else
  * straight to a sink in this process). Resumable: progress is checkpointed per
- * address and range; run the same command again after an interruption. Exit codes:
+ * address and range; run the same command again after an interruption. When it is done,
+ * the holders of the coins whose balances it stored are reconciled over RPC. Exit codes:
  * 0 done, 1 failed (resume by re-running), 2 bad arguments or configuration, 130 interrupted.
  */
 import { parseArgs } from "node:util";
 import { createLogger } from "../../infra/log";
 import { storedSignatures } from "../../compose/stored";
 import { configOrExit, openEngines, platformConfigs } from "../../compose/boot";
-import { buildStorage } from "../../compose/storage";
+import { buildStorage, treasuryOf } from "../../compose/storage";
 import { kafkaBus, kafkaWithTopic } from "../../compose/kafka";
 import type { Bus } from "../../pipelines/bus";
 import { createSolanaRpc } from "../../infra/solana-rpc";
 import { createChainReader, parseSince, runBackfill, sinceKey, type BackfillStats } from ".";
 import type { AddressKind } from "./checkpoint";
+import { treasuryAddresses } from "../contract/configs";
 import { emptyStats } from "./walk";
+import { movedMints } from "../contract/envelope";
+import { reconcileHolders } from "../../pipelines/holders/reconcile";
 
 const USAGE = `usage: bun run backfill --since <slot|ISO time> [--config <address>]... [--pool <address>]... [--coins] [--restart]
   --since    lower bound: a slot number (330000000) or an ISO time (2026-01-31T00:00:00Z)
   --config   walk only this platform config (and the DAMM v2 pools its coins graduated to); repeatable
+             (the treasury, TREASURY_ADDRESS and the configs' fee claimers, is walked with the configs)
   --pool     walk this platform pool (from platform_pools); repeatable; alone, nothing else is walked
   --coins    also walk each coin's DBC pool (creator fee claims) and mint (burns)
   --restart  walk finished ranges again from the newest signature`;
@@ -89,15 +94,26 @@ for (const p of args.pool ?? []) {
   if (!row) await badInput(`--pool ${p} is not in platform_pools (a pool becomes known when its creation or migration is stored; backfill its config first)`);
   pools.push({ address: p, kind: row!.venue });
 }
-// --pool alone walks only those pools; otherwise the chosen (default: all) configs and their pools
+// --pool alone walks only those pools; otherwise the chosen (default: all) configs, their pools and the treasury
 const chosenConfigs = args.config?.length ? args.config : pools.length ? [] : platform;
+const treasury = chosenConfigs.length ? treasuryAddresses(configs, config.treasuryAddress) : [];
 if (chosenConfigs.length === 0 && pools.length === 0) await badInput("PLATFORM_CONFIGS is empty: there is nothing to backfill");
 
 // The bus: Kafka as the other entry points use it, or the in-process sink the all-in-one process builds (compose/storage.ts).
-const bus: Bus = config.kafka
-  ? await kafkaBus(await kafkaWithTopic(config.kafka, "backfill"), config.kafka)
-  : (await buildStorage({ ch, sql: pg.sql }, configs, log, { parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000 })).bus;
-closers.push(() => bus.close());
+// Without Kafka this process stores, and counts the holders of what it stores (flushed at exit).
+const storage = config.kafka ? null : await buildStorage({ ch, sql: pg.sql }, configs, log, { parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) });
+const sent: Bus = storage ? storage.bus : await kafkaBus(await kafkaWithTopic(config.kafka!, "backfill"), config.kafka!);
+closers.push(() => sent.close());
+if (storage) closers.push(() => storage.holders.flush().then(() => storage.holders.stop()));
+// the coins whose balances the stored transactions moved: their holders are reconciled over RPC at the end
+const healed = new Set<string>();
+const bus: Bus = {
+  publish: (batch) => {
+    for (const m of movedMints(batch)) healed.add(m);
+    return sent.publish(batch);
+  },
+  close: () => sent.close(),
+};
 
 let retries = 0;
 const reader = createChainReader(config.rpcUrl, {
@@ -138,7 +154,7 @@ const progress = setInterval(() => {
 try {
   const result = await runBackfill(
     { reader, bus, stored: storedSignatures({ ch, sql: pg.sql }), ch, sql: pg.sql },
-    { since, configs: chosenConfigs, pools, coins: args.coins ?? false, restart: args.restart ?? false, signal: stop.signal, stats },
+    { since, configs: chosenConfigs, treasury, pools, coins: args.coins ?? false, restart: args.restart ?? false, signal: stop.signal, stats },
   );
   clearInterval(progress);
   if (tty) process.stderr.write("\r\x1b[2K");
@@ -147,6 +163,11 @@ try {
   if (config.kafka && !result.stopped)
     console.log("with Kafka, pools that graduated in this range are walked once the pipelines stored them: run the same command again later (finished addresses are skipped)");
   if (result.stopped) console.log("run the same command again to resume from the checkpoints");
+  else if (healed.size) {
+    const holders = await reconcileHolders({ ch, sql: pg.sql, rpc: createSolanaRpc(config.rpcUrl!), log }, [...healed]);
+    if (holders.skipped) console.log("holders: another process is reconciling them; the next scheduled reconciliation covers these coins");
+    else console.log(`holders reconciled over RPC for ${holders.coins} coins${holders.failed ? ` (${holders.failed} failed: see the log)` : ""} in ${holders.ms} ms`);
+  }
   await exit(result.stopped ? 130 : 0);
 } catch (err) {
   clearInterval(progress);

@@ -52,7 +52,29 @@ export type WalkDeps = {
    * pass them until they are stored, so an interruption repeats them there.
    */
   inflight: Set<string>;
+  /** the treasury's addresses, walked last */
+  treasury: ReadonlySet<string>;
+  /**
+   * Signatures an earlier walk of this run published whose facts name a treasury address
+   * (a partner's fee claim names its config too): the treasury's walk skips them, so with
+   * Kafka (nothing stored yet) they are not fetched and sent twice. Bounded by the
+   * treasury's own transactions, unlike a set of everything published.
+   */
+  treasurySeen: Set<string>;
 };
+
+/** Whether a transaction's facts name one of `addresses`. */
+export function factsName(e: TxEnvelope, addresses: ReadonlySet<string>): boolean {
+  if (addresses.size === 0) return false;
+  return e.facts.some(
+    (f) =>
+      (f.kind === "fee_claim" && addresses.has(f.claimer)) ||
+      (f.kind === "sol_balance" && addresses.has(f.account)) ||
+      (f.kind === "sol_transfer" && (addresses.has(f.from) || addresses.has(f.to))) ||
+      (f.kind === "token_balance" && addresses.has(f.owner)) ||
+      (f.kind === "burn" && addresses.has(f.authority)),
+  );
+}
 
 export async function walkAddress(deps: WalkDeps, address: string, kind: AddressKind, since: Since, restart: boolean): Promise<"done" | "skipped" | "stopped"> {
   const key = sinceKey(since);
@@ -74,7 +96,8 @@ export async function walkAddress(deps: WalkDeps, address: string, kind: Address
       const ok = okInfos.map((s) => s.signature);
       const known = deps.skipStored ? await deps.stored(okInfos) : new Set<string>();
       // oldest first within a page: a pool's creation is stored before its trades, fewer facts wait parked
-      const todo = ok.filter((s) => !known.has(s) && !deps.inflight.has(s)).reverse();
+      const seen = kind === "treasury" ? deps.treasurySeen : null;
+      const todo = ok.filter((s) => !known.has(s) && !deps.inflight.has(s) && !seen?.has(s)).reverse();
       const progress: PageProgress = {
         before: page.length ? page[page.length - 1]!.signature : before ?? null,
         signatures: inRange.length,
@@ -91,6 +114,7 @@ export async function walkAddress(deps: WalkDeps, address: string, kind: Address
         for (const s of todo) deps.inflight.delete(s);
         throw err;
       }
+      if (kind !== "treasury") for (const e of envelopes) if (factsName(e, deps.treasury)) deps.treasurySeen.add(e.signature);
       if (storing) await storing; // the previous page is stored and checkpointed before this one is
       storing = storePage(deps, address, key, envelopes, progress).finally(() => {
         for (const s of todo) deps.inflight.delete(s);

@@ -91,3 +91,13 @@ export function configRegistry(configs: PlatformConfig[]): ConfigRegistry {
   const all = [...configs].sort((a, b) => rank[a.role] - rank[b.role]);
   return { all, byAddress: new Map(all.map((c) => [c.address, c])), launch: all.find((c) => c.role === "launch") ?? null };
 }
+
+/**
+ * The platform treasury: TREASURY_ADDRESS and the fee claimer of every platform config
+ * (where the partner's share of trading fees is claimed to); sorted, unique.
+ */
+export function treasuryAddresses(configs: ConfigRegistry, treasuryAddress: string | null): string[] {
+  const all = new Set(configs.all.map((c) => c.feeClaimer));
+  if (treasuryAddress) all.add(treasuryAddress);
+  return [...all].sort();
+}

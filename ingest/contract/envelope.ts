@@ -51,3 +51,10 @@ export function envelopeFromDecoded(
 export function envelopeUndecodable(source: TxEnvelope["source"], receivedAt: number, payload: string, reason: string, signature: string): TxEnvelope {
   return { source, receivedAt, signature, slot: 0, blockTime: 0, status: "undecodable", facts: [], unknownCount: 0, errorCount: 1, detail: reason, payload };
 }
+
+/** The mints whose token balances these transactions moved (every token: the reader picks its coins). */
+export function movedMints(envelopes: readonly TxEnvelope[]): string[] {
+  const mints = new Set<string>();
+  for (const e of envelopes) for (const f of e.facts) if (f.kind === "token_balance") mints.add(f.mint);
+  return [...mints];
+}

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Trade } from "../contract/facts";
 import { decodeTransaction } from "./index";
-import { fixtureTx } from "./testing";
+import { fixtureTx, programFacts } from "./testing";
 
 // The README calls these "older program version: legacy EvtSwap", and they do carry that
 // event (discriminator 1b3c15d58aaabb93, unknown to the current IDL). They carry a
@@ -39,7 +39,7 @@ test("DAMM v2 buy: B -> A, 1 SOL in", async () => {
     protocolFee: 4_000_000n,
     referralFee: 0n,
   };
-  expect(d.facts).toEqual([buy]);
+  expect(programFacts(d)).toEqual([buy]);
   expect(d.unknown).toEqual([{ program: CP_AMM, discriminator: "1b3c15d58aaabb93", ix: 5, inner: 2 }]);
   expect(d.errors).toEqual([]);
 });
@@ -70,7 +70,7 @@ test("DAMM v2 sell: A -> B", async () => {
     protocolFee: 94n,
     referralFee: 0n,
   };
-  expect(d.facts).toEqual([sell]);
+  expect(programFacts(d)).toEqual([sell]);
   expect(d.unknown).toEqual([{ program: CP_AMM, discriminator: "1b3c15d58aaabb93", ix: 3, inner: 2 }]);
   expect(d.errors).toEqual([]);
 });
@@ -79,7 +79,7 @@ test("with only the legacy event, a DAMM v2 swap yields no trade and no error", 
   const tx = await fixtureTx("damm-v2-buy.enhanced.json");
   tx.instructions[5]!.inner.splice(3, 1); // drop EvtSwap2
   const d = decodeTransaction(tx);
-  expect(d.facts).toEqual([]);
+  expect(programFacts(d)).toEqual([]);
   expect(d.unknown).toEqual([{ program: CP_AMM, discriminator: "1b3c15d58aaabb93", ix: 5, inner: 2 }]);
   expect(d.errors).toEqual([]);
 });

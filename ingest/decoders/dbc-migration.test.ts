@@ -3,7 +3,7 @@ import type { Migration } from "../contract/facts";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { decodeTransaction } from "./index";
 import { DAMM_V2, DBC } from "./program-coder";
-import { anchorInstruction, fixtureTx, syntheticTx } from "./testing";
+import { anchorInstruction, fixtureTx, programFacts, syntheticTx } from "./testing";
 
 const MIGRATION: Migration = {
   signature: "4hhaf2y5mTNM2vdYc82G3Se637caBDYBNyWiwBQHsJnCaBV8WCmdectj5nKanthrcF6rcHtYaK6Gc5cCv7rsjqXs",
@@ -43,7 +43,7 @@ test("migration_damm_v2: the instruction is the fact; sqrtPrice from cp-amm EvtI
     "EvtPermanentLockPosition",
   ]);
   const d = decodeTransaction(tx);
-  expect(d.facts).toEqual([MIGRATION]);
+  expect(programFacts(d)).toEqual([MIGRATION]);
   expect(d.unknown).toEqual([
     { program: "cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG", discriminator: "aff2089d1ef7b9a9", ix: 0, inner: 39 },
   ]);
@@ -54,7 +54,7 @@ test("without the cp-amm EvtInitializePool the sqrt price is 0", async () => {
   const tx = await fixtureTx("dbc-migrate-damm-v2.enhanced.json");
   tx.instructions[0]!.inner.splice(20, 1);
   const d = decodeTransaction(tx);
-  expect(d.facts).toEqual([{ ...MIGRATION, sqrtPrice: 0n }]);
+  expect(programFacts(d)).toEqual([{ ...MIGRATION, sqrtPrice: 0n }]);
 });
 
 test("a malformed cp-amm EvtInitializePool is an error; the migration stays, with price 0", async () => {
@@ -62,7 +62,7 @@ test("a malformed cp-amm EvtInitializePool is an error; the migration stays, wit
   const ev = tx.instructions[0]!.inner[20]!;
   ev.data = ev.data.subarray(0, 40);
   const d = decodeTransaction(tx);
-  expect(d.facts).toEqual([{ ...MIGRATION, sqrtPrice: 0n }]);
+  expect(programFacts(d)).toEqual([{ ...MIGRATION, sqrtPrice: 0n }]);
   expect(d.errors.map((e) => [e.ix, e.inner, e.message.split(":")[0]])).toEqual([[0, 20, "EvtInitializePool"]]);
 });
 
@@ -77,7 +77,7 @@ test("as an inner instruction (called through another program) the fact key is i
   const ix = anchorInstruction(DBC, "migration_damm_v2", {}, accounts);
   const keeper = { programId: "11111111111111111111111111111111", accounts: [], data: new Uint8Array([1]) };
   const d = decodeTransaction(syntheticTx([{ ...keeper, inner: [keeper, ix] }]));
-  expect(d.facts).toEqual([
+  expect(programFacts(d)).toEqual([
     { ...MIGRATION, signature: "synthetic-signature", slot: 1000, blockTime: 1700000000, inner: 1, sqrtPrice: 0n },
   ]);
 });

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { PoolCreated } from "../contract/facts";
 import { decodeTransaction } from "./index";
-import { fixtureTx } from "./testing";
+import { fixtureTx, programFacts } from "./testing";
 import { DBC } from "./program-coder";
 
 test("pool creation (raw webhook): EvtInitializePool + initialize_virtual_pool_with_spl_token args", async () => {
@@ -24,7 +24,7 @@ test("pool creation (raw webhook): EvtInitializePool + initialize_virtual_pool_w
     uri: "https://icm-bucket.sfo3.digitaloceanspaces.com/metadata/1760693948752-fuck-around-find-out.json",
     payer: "5awoNsCULYySQaxHsGYxd9Xm7cr3GjyTZj8FmU4zsVEf",
   };
-  expect(d.facts).toEqual([expected]);
+  expect(programFacts(d)).toEqual([expected]);
   expect(d.unknown).toEqual([]);
   expect(d.errors).toEqual([]);
 });
@@ -35,7 +35,7 @@ test("an EvtInitializePool under some other instruction is an error", async () =
   // a swap discriminator in place of initialize_virtual_pool_with_spl_token
   outer.data = Uint8Array.of(0xf8, 0xc6, 0x9e, 0x91, 0xe1, 0x75, 0x87, 0xc8, ...new Uint8Array(16));
   const d = decodeTransaction(tx);
-  expect(d.facts).toEqual([]);
+  expect(programFacts(d)).toEqual([]);
   expect(d.errors).toEqual([
     { ix: 0, inner: 14, message: "EvtInitializePool: emitted by unexpected instruction swap" },
   ]);
@@ -50,5 +50,5 @@ test("a NUL in the coin's name, symbol or URI is removed (Postgres text cannot h
   outer.data = new Uint8Array(DBC.coder.instruction.encode(decoded.name, { params }));
   const d = decodeTransaction(tx);
   expect(d.errors).toEqual([]);
-  expect(d.facts).toMatchObject([{ kind: "pool_created", name: "Fuck Around Find Out", symbol: "FAFO", uri: "https://example.org/x.json" }]);
+  expect(programFacts(d)).toMatchObject([{ kind: "pool_created", name: "Fuck Around Find Out", symbol: "FAFO", uri: "https://example.org/x.json" }]);
 });

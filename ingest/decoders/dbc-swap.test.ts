@@ -3,7 +3,7 @@ import type { Trade } from "../contract/facts";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";
-import { fixtureTx } from "./testing";
+import { fixtureTx, programFacts } from "./testing";
 
 const POOL = "6df83M2zCRgxqVvjpUKMo8GWmGtcb6ojbZiNwjMBnb1i";
 const CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew";
@@ -75,7 +75,7 @@ describe("DBC swaps", () => {
     const tx = await fixtureTx("dbc-buy.enhanced.json");
     expect(dbcEvents(tx)).toEqual(["EvtSwap", "EvtSwap2"]);
     const d = decodeTransaction(tx);
-    expect(d.facts).toEqual([BUY]);
+    expect(programFacts(d)).toEqual([BUY]);
     expect(d.unknown).toEqual([]);
     expect(d.errors).toEqual([]);
   });
@@ -84,7 +84,7 @@ describe("DBC swaps", () => {
     const tx = await fixtureTx("dbc-sell.enhanced.json");
     expect(dbcEvents(tx)).toEqual(["EvtSwap", "EvtSwap2"]);
     const d = decodeTransaction(tx);
-    expect(d.facts).toEqual([SELL]);
+    expect(programFacts(d)).toEqual([SELL]);
     expect(d.unknown).toEqual([]);
     expect(d.errors).toEqual([]);
   });
@@ -99,7 +99,7 @@ describe("DBC swaps", () => {
       swap.inner.splice(3, 1); // drop the EvtSwap2 event-CPI
       expect(dbcEvents(tx)).toEqual(["EvtSwap"]);
       const d = decodeTransaction(tx);
-      expect(d.facts).toEqual([{ ...expected, inner: 2, quoteReserve: 0n, migrationThreshold: 0n }]);
+      expect(programFacts(d)).toEqual([{ ...expected, inner: 2, quoteReserve: 0n, migrationThreshold: 0n }]);
       expect(d.errors).toEqual([]);
     }
   });
@@ -109,7 +109,7 @@ describe("DBC swaps", () => {
     const inner = tx.instructions[6]!.inner;
     [inner[2], inner[3]] = [inner[3]!, inner[2]!];
     const d = decodeTransaction(tx);
-    expect(d.facts).toEqual([{ ...BUY, inner: 2 }]);
+    expect(programFacts(d)).toEqual([{ ...BUY, inner: 2 }]);
   });
 
   test("an event whose pool differs from its swap instruction's pool is an error, not a trade", async () => {
@@ -118,7 +118,7 @@ describe("DBC swaps", () => {
     swap.accounts = [...swap.accounts];
     swap.accounts[2] = CONFIG; // IDL account "pool"
     const d = decodeTransaction(tx);
-    expect(d.facts).toEqual([]);
+    expect(programFacts(d)).toEqual([]);
     expect(d.errors.length).toBe(1);
     expect(d.errors[0]!.ix).toBe(6);
     expect(d.errors[0]!.inner).toBe(3);

@@ -3,15 +3,17 @@ import type { ChainTransaction } from "../transaction";
 import { EVENT_IX_TAG } from "./event-cpi";
 import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";
-import { addr, bn, eventCpi, FIXTURE_NAMES, fixtureTx, key, syntheticTx } from "./testing";
+import { addr, bn, eventCpi, FIXTURE_NAMES, fixtureTx, key, programFacts, syntheticTx } from "./testing";
 
+// then one token_balance per token account moved (counted in the fixtures' balance lists), then the fee payer's sol_balance
+const balances = (n: number) => Array<string>(n).fill("token_balance");
 const FACT_KINDS: Record<(typeof FIXTURE_NAMES)[number], string[]> = {
-  "damm-v2-buy.enhanced.json": ["trade"],
-  "damm-v2-sell.enhanced.json": ["trade"],
-  "dbc-buy.enhanced.json": ["trade"],
-  "dbc-create-pool.raw.json": ["pool_created"],
-  "dbc-migrate-damm-v2.enhanced.json": ["migration"],
-  "dbc-sell.enhanced.json": ["trade"],
+  "damm-v2-buy.enhanced.json": ["sol_transfer", "trade", ...balances(3), "sol_balance"],
+  "damm-v2-sell.enhanced.json": ["trade", ...balances(3), "sol_balance"],
+  "dbc-buy.enhanced.json": ["sol_transfer", "trade", ...balances(3), "sol_balance"],
+  "dbc-create-pool.raw.json": ["sol_transfer", "pool_created", ...balances(1), "sol_balance"],
+  "dbc-migrate-damm-v2.enhanced.json": ["migration", "sol_transfer", "sol_transfer", "sol_transfer", ...balances(6), "sol_balance"],
+  "dbc-sell.enhanced.json": ["trade", ...balances(3), "sol_balance"],
 };
 
 describe("every fixture", () => {
@@ -59,7 +61,7 @@ describe("bad data never throws", () => {
     const ev = tx.instructions[6]!.inner[3]!;
     ev.data = ev.data.subarray(0, 60);
     const d = decodeTransaction(tx);
-    expect(d.facts).toEqual([]);
+    expect(programFacts(d)).toEqual([]);
     expect(d.errors.length).toBe(1);
     expect(d.errors[0]).toMatchObject({ ix: 6, inner: 3 });
     expect(d.errors[0]!.message).toStartWith("EvtSwap2: malformed:");
@@ -70,7 +72,7 @@ describe("bad data never throws", () => {
     const ev = tx.instructions[0]!.inner[14]!;
     ev.data = ev.data.subarray(0, 16);
     const d = decodeTransaction(tx);
-    expect(d.facts).toEqual([]);
+    expect(programFacts(d)).toEqual([]);
     expect(d.errors.map((e) => [e.ix, e.inner, e.message.split(":")[0]])).toEqual([[0, 14, "EvtInitializePool"]]);
   });
 
@@ -79,7 +81,7 @@ describe("bad data never throws", () => {
     const swap = tx.instructions[6]!;
     swap.data = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, ...swap.data.subarray(8));
     const d = decodeTransaction(tx);
-    expect(d.facts).toEqual([]);
+    expect(programFacts(d)).toEqual([]);
     expect(d.unknown).toEqual([{ program: DBC.programId, discriminator: "0102030405060708", ix: 6, inner: -1 }]);
     expect(d.errors).toEqual([
       { ix: 6, inner: 3, message: "EvtSwap2: emitted by unexpected instruction unknown(0102030405060708)" },
@@ -92,7 +94,7 @@ describe("bad data never throws", () => {
     ev.data = new Uint8Array(ev.data);
     ev.data.set([9, 9, 9, 9, 9, 9, 9, 9], 8);
     const d = decodeTransaction(tx);
-    expect(d.facts.length).toBe(1);
+    expect(programFacts(d).length).toBe(1);
     expect(d.unknown).toEqual([{ program: DBC.programId, discriminator: "0909090909090909", ix: 3, inner: 2 }]);
   });
 
@@ -102,7 +104,7 @@ describe("bad data never throws", () => {
     const moved = tx.instructions[6]!.inner.splice(2, 2);
     tx.instructions[7]!.inner.push(...moved);
     const d = decodeTransaction(tx);
-    expect(d.facts).toEqual([]);
+    expect(programFacts(d)).toEqual([]);
     expect(d.errors).toEqual([{ ix: 7, inner: 1, message: "EvtSwap2: no emitting instruction found" }]);
   });
 
@@ -114,7 +116,7 @@ describe("bad data never throws", () => {
       quote_reserve: bn(2),
     });
     const d = decodeTransaction(syntheticTx([{ ...ev, inner: [] }]));
-    expect(d.facts).toEqual([]);
+    expect(programFacts(d)).toEqual([]);
     expect(d.unknown).toEqual([
       { program: DBC.programId, discriminator: Buffer.from(EVENT_IX_TAG).toString("hex"), ix: 0, inner: -1 },
     ]);

@@ -1,7 +1,8 @@
 /**
  * decodeTransaction: walks every instruction in execution order (each outer instruction,
  * then its inner list), remembers per program the last non-event instruction (the parent
- * of the events that follow it) and hands each known event or instruction to its decoder.
+ * of the events that follow it) and hands each known event or instruction to its decoder;
+ * then one `token_balance` fact per token account the transaction moved (token-balances.ts).
  */
 import type { DecodedTransaction } from "../contract/facts";
 import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
@@ -9,6 +10,8 @@ import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { DAMM_V2, DBC, type IxInfo, type ProgramCoder } from "./program-coder";
 import { errorMessage, type EventDecoder, type InstructionDecoder, type Parent, type Site, type TxState } from "./site";
 import { burnFromInstruction } from "./spl-burn";
+import { solTransferFromInstruction } from "./system-transfer";
+import { feePayerBalance } from "./fee-payer-balance";
 import { withoutNul } from "./chain-text";
 import { poolCreatedDecoders } from "./dbc-pool-created";
 import { dbcSwapDecoders, settleLegacySwaps } from "./dbc-swap";
@@ -18,6 +21,7 @@ import { dbcFeeClaimDecoders } from "./dbc-fee-claims";
 import { surplusDecoders } from "./dbc-surplus";
 import { dammSwapDecoders } from "./damm-v2-swap";
 import { dammFeeClaimDecoders } from "./damm-v2-fee-claim";
+import { tokenBalanceFacts } from "./token-balances";
 
 const EVENT_DECODERS: EventDecoder[] = [
   ...poolCreatedDecoders,
@@ -29,6 +33,8 @@ const EVENT_DECODERS: EventDecoder[] = [
   ...dammFeeClaimDecoders,
 ];
 const INSTRUCTION_DECODERS: InstructionDecoder[] = [migrationDecoder];
+/** Programs without an IDL: each gives a fact, an error message for malformed data, or null when the instruction is not its. */
+const PLAIN_DECODERS = [burnFromInstruction, solTransferFromInstruction];
 
 type Program = {
   slot: number;
@@ -63,10 +69,13 @@ class Walker {
   visit(ins: Instruction, inner: number): void {
     const program = PROGRAMS.get(ins.programId);
     if (program === undefined) {
-      const burn = burnFromInstruction(ins, this.tx, this.ix, inner);
-      if (burn === null) return;
-      if (typeof burn === "string") this.out.errors.push({ ix: this.ix, inner, message: burn });
-      else this.out.facts.push(burn);
+      for (const decode of PLAIN_DECODERS) {
+        const r = decode(ins, this.tx, this.ix, inner);
+        if (r === null) continue;
+        if (typeof r === "string") this.out.errors.push({ ix: this.ix, inner, message: r });
+        else this.out.facts.push(r);
+        return;
+      }
       return;
     }
     // an event-CPI needs the program's own signature, so it is never an outer instruction
@@ -140,6 +149,10 @@ export function decodeTransaction(tx: ChainTransaction): DecodedTransaction {
     // decoders report through `errors`; this only guards the batch against a bug here
     out.errors.push({ ix: walker.ix, inner: -1, message: `decoder bug: ${errorMessage(e)}` });
   }
+  // balances move only when the transaction succeeds, so they come after the failed check
+  for (const f of tokenBalanceFacts(tx)) out.facts.push(f);
+  const balance = feePayerBalance(tx);
+  if (balance) out.facts.push(balance);
   for (const f of out.facts) withoutNul(f);
   return out;
 }

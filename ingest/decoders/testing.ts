@@ -5,6 +5,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { BN } from "@coral-xyz/anchor";
 import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
+import type { Fact } from "../contract/facts";
 import { normalizeWebhookTransaction } from "../normalize";
 import { EVENT_IX_TAG } from "./event-cpi";
 import type { ProgramCoder } from "./program-coder";
@@ -83,4 +84,9 @@ export function syntheticTx(instructions: OuterInstruction[]): ChainTransaction 
     tokenBalances: [],
     nativeBalances: [],
   };
+}
+
+/** Facts other than the balance and SOL-transfer facts most transactions carry: what a program's decoder test looks at. */
+export function programFacts(d: { facts: Fact[] }): Fact[] {
+  return d.facts.filter((f) => f.kind !== "sol_transfer" && f.kind !== "sol_balance" && f.kind !== "token_balance");
 }

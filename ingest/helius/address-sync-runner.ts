@@ -109,6 +109,8 @@ export function webhookAddressSync(o: {
   config: Config;
   sql: Sql;
   configs: readonly string[];
+  /** the treasury's addresses (contract/configs.ts treasuryAddresses) */
+  treasury: readonly string[];
   log: Logger;
   debounceMs?: number;
   periodMs?: number;
@@ -128,7 +130,7 @@ export function webhookAddressSync(o: {
     onRetry: (message, attempt, left) => o.log.warn("helius webhook API call failed; retrying", { err: message, attempt, retriesLeft: left }),
   });
   return startAddressSyncRunner({
-    sync: () => syncWebhookAddresses({ sql: o.sql, api, webhookId, configs: o.configs, treasury: o.config.treasuryAddress }),
+    sync: () => syncWebhookAddresses({ sql: o.sql, api, webhookId, configs: o.configs, treasury: o.treasury }),
     log: o.log,
     debounceMs: o.debounceMs,
     periodMs: o.periodMs,

@@ -10,6 +10,7 @@ import { testEngines } from "../../infra/testing/engines";
 import { until } from "../../infra/testing/wait";
 import { createSimulator, fixtureSimConfigs } from "../simulator";
 import { simulatedConfigRegistry } from "../simulator/platform-configs";
+import { treasuryAddresses } from "../contract/configs";
 import { HELIUS_MAX_ADDRESSES, syncWebhookAddresses } from "./address-sync";
 import { createWebhookApi } from "./webhook-api";
 
@@ -37,10 +38,15 @@ describe("Helius webhook address sync", () => {
   });
   afterAll(() => double.stop());
 
-  test("configs, graduated pools and the treasury: synced at start, after each graduation, and not re-sent when unchanged", async () => {
+  test("configs, graduated pools and the treasury (TREASURY_ADDRESS and the configs' fee claimers): synced at start, after each graduation, and not re-sent when unchanged", async () => {
     const simConfigs = fixtureSimConfigs(SEED);
     const configs = simulatedConfigRegistry(simConfigs);
     const configAddresses = configs.all.map((c) => c.address);
+    // the fee claimer the configs' PoolConfig accounts name (all share the fixture's bytes)
+    const feeClaimers = [...new Set(simConfigs.map((c) => (c.poolConfig as { fee_claimer: { toBase58(): string } }).fee_claimer.toBase58()))];
+    expect(feeClaimers.length).toBeGreaterThan(0);
+    expect(feeClaimers).not.toContain(TREASURY);
+    const treasury = [TREASURY, ...feeClaimers];
     const p = await testPlatform(configs, {
       env: { HELIUS_API_KEY: KEY, HELIUS_WEBHOOK_ID: "wh-platform", HELIUS_API_URL: double.url, TREASURY_ADDRESS: TREASURY },
     });
@@ -51,7 +57,7 @@ describe("Helius webhook address sync", () => {
 
       // start: the configs and the treasury replace what was there; every other field kept
       await until("the start sync", async () => (double.puts().length === 1 ? true : undefined));
-      expect(double.puts()[0]!.body.accountAddresses).toEqual([...configAddresses, TREASURY].sort());
+      expect(double.puts()[0]!.body.accountAddresses).toEqual([...configAddresses, ...treasury].sort());
       expect(double.webhook("wh-platform")).toMatchObject({ webhookURL: "https://agents.example/v1/ingest/helius", transactionTypes: ["ANY"], webhookType: "raw", authHeader: AUTH, txnStatus: "success" });
 
       // a coin graduates: its DAMM v2 pool is added by itself
@@ -63,7 +69,7 @@ describe("Helius webhook address sync", () => {
       const graduated = () => sim.state().pools.flatMap((pool) => (pool.dammPool ? [pool.dammPool] : []));
       expect(graduated().length).toBe(1);
       await until("the graduated pool on the webhook", async () => (addresses().includes(graduated()[0]!) ? true : undefined));
-      expect(double.puts().at(-1)!.body.accountAddresses).toEqual([...configAddresses, TREASURY, ...graduated()].sort());
+      expect(double.puts().at(-1)!.body.accountAddresses).toEqual([...configAddresses, ...treasury, ...graduated()].sort());
       expect(double.puts().length).toBe(2);
       expect(double.webhook("wh-platform")!.authHeader).toBe(AUTH);
 
@@ -73,15 +79,15 @@ describe("Helius webhook address sync", () => {
       runner.request("test: once more");
       await until("one more sync", async () => (runner.runs > runs ? true : undefined));
       expect(double.puts().length).toBe(2);
-      const again = await syncWebhookAddresses({ sql: p.engines.sql, api: createWebhookApi({ baseUrl: double.url, apiKey: KEY }), webhookId: "wh-platform", configs: configAddresses, treasury: TREASURY });
-      expect(again).toMatchObject({ changed: false, added: [], removed: [], total: configAddresses.length + 2 });
+      const again = await syncWebhookAddresses({ sql: p.engines.sql, api: createWebhookApi({ baseUrl: double.url, apiKey: KEY }), webhookId: "wh-platform", configs: configAddresses, treasury: treasuryAddresses(configs, TREASURY) });
+      expect(again).toMatchObject({ changed: false, added: [], removed: [], total: configAddresses.length + treasury.length + 1 });
       expect(double.puts().length).toBe(2);
 
       // a second graduation: synced again, automatically
       await post(1000);
       expect(graduated().length).toBe(2);
       await until("the second graduated pool on the webhook", async () => (addresses().includes(graduated()[1]!) ? true : undefined));
-      expect([...addresses()].sort()).toEqual([...configAddresses, TREASURY, ...graduated()].sort());
+      expect([...addresses()].sort()).toEqual([...configAddresses, ...treasury, ...graduated()].sort());
       expect(double.puts().length).toBe(3);
       expect(double.requests.every((r) => r.apiKey === KEY)).toBe(true);
     } finally {
@@ -95,10 +101,10 @@ describe("Helius webhook address sync", () => {
     const api = createWebhookApi({ baseUrl: double.url, apiKey: KEY });
     const before = double.requests.length;
     const many = Array.from({ length: HELIUS_MAX_ADDRESSES + 1 }, (_, i) => `Config${String(i).padStart(38, "0")}`);
-    await expect(syncWebhookAddresses({ sql: engines.sql, api, webhookId: "wh-platform", configs: many, treasury: null })).rejects.toThrow(
+    await expect(syncWebhookAddresses({ sql: engines.sql, api, webhookId: "wh-platform", configs: many, treasury: [] })).rejects.toThrow(
       /would need 100001 addresses, more than Helius allows on one webhook \(100000\); nothing was changed/,
     );
-    await expect(syncWebhookAddresses({ sql: engines.sql, api, webhookId: "wh-platform", configs: [], treasury: TREASURY })).rejects.toThrow(/PLATFORM_CONFIGS is empty/);
+    await expect(syncWebhookAddresses({ sql: engines.sql, api, webhookId: "wh-platform", configs: [], treasury: [TREASURY] })).rejects.toThrow(/PLATFORM_CONFIGS is empty/);
     expect(double.requests.length).toBe(before);
   });
 });

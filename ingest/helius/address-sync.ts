@@ -4,7 +4,8 @@
  * minutes later:
  *   - every platform config (DBC swaps and pool creations name their config),
  *   - every DAMM v2 pool a platform coin graduated to (its swaps name only the pool),
- *   - the treasury wallet, when TREASURY_ADDRESS is set.
+ *   - the treasury: TREASURY_ADDRESS when set, and every config's fee claimer (its fee
+ *     claims, payouts, buybacks and burns may name no platform address).
  * The list is owned by the platform: an address on the webhook that is in none of
  * these is removed.
  *
@@ -33,16 +34,16 @@ export function diffAddresses(current: readonly string[], desired: readonly stri
   };
 }
 
-export type AddressSources = { configs: readonly string[]; treasury: string | null };
+export type AddressSources = { configs: readonly string[]; treasury: readonly string[] };
 
-/** The address set the webhook should watch: configs, their graduated DAMM v2 pools, the treasury; sorted, unique. */
+/** The address set the webhook should watch: configs, their graduated DAMM v2 pools, the treasury's addresses; sorted, unique. */
 export async function desiredAddresses(sql: Sql, o: AddressSources): Promise<string[]> {
   const pools = o.configs.length
     ? await sql<{ address: string }[]>`
         SELECT address FROM platform_pools WHERE venue = 'damm_v2' AND config = ANY(${[...o.configs]}::text[])`
     : [];
   const all = new Set([...o.configs, ...pools.map((p) => p.address)]);
-  if (o.treasury) all.add(o.treasury);
+  for (const t of o.treasury) all.add(t);
   return [...all].sort();
 }
 

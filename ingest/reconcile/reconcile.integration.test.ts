@@ -7,6 +7,9 @@ import { toEnvelopes } from "../helius/handle";
 import { createChainReader } from "../backfill/rpc";
 import { inProcessStore, simulatedChain, storedCounts } from "../../compose/testing/test-chain";
 import { reconcileOnce, RECONCILE_LOCK, scheduleReconciliation } from "./reconcile";
+import { buildStorage } from "../../compose/storage";
+import { newAddress, payout } from "../../compose/testing/treasury-payloads";
+import { enhancedToRaw } from "../simulator/enhanced-to-raw";
 
 describe("reconciliation", () => {
   test("(f) heals transactions the webhook missed; a second concurrent run skips on the advisory lock", async () => {
@@ -65,6 +68,43 @@ describe("reconciliation", () => {
       await until("a scheduled run to list signatures", async () => (listed() > start ? true : undefined), 30_000);
       await task.stop();
       expect(await counts()).toEqual(after);
+    } finally {
+      rpc.stop();
+    }
+  }, 60_000);
+
+  test("(g) the treasury's payouts the webhook missed are healed: TREASURY_ADDRESS and the configs' fee claimer are walked too", async () => {
+    const engines = await testEngines();
+    const chain = simulatedChain(502, 300);
+    const treasury = newAddress();
+    const feeClaimer = chain.registry.all[0]!.feeClaimer;
+    // payouts name only the treasury and their recipient: no config, no pool
+    const at = Math.floor(Date.now() / 1000) - 3600;
+    const payouts = [payout(treasury, newAddress(), 25_000_000n, at), payout(feeClaimer, newAddress(), 7_000_000n, at + 1)];
+    const rpc = startRpcTestDouble(new Map(), { transactions: [...chain.ledger, ...payouts.map(enhancedToRaw)] });
+    const store = await buildStorage(engines, chain.registry, createLogger("error"), { treasury: { treasuryAddress: treasury, platformTokenMint: null } });
+    try {
+      const envelopes = toEnvelopes(chain.enhanced, "helius");
+      for (let i = 0; i < envelopes.length; i += 200) await store.bus.publish(envelopes.slice(i, i + 200));
+      const deps = { sql: engines.sql, ch: engines.ch, reader: createChainReader(rpc.url, { baseDelayMs: 1 }), bus: store.bus, stored: store.stored, configs: chain.registry, log: createLogger("error") };
+      const flows = () =>
+        engines.ch.query<{ treasury: string; recipient: string; lamports: string }>(
+          "SELECT treasury, recipient, toString(lamports) AS lamports FROM treasury_flows WHERE signature IN {s:Array(String)} ORDER BY at",
+          { s: payouts.map((t) => t.signature) },
+        );
+
+      // without TREASURY_ADDRESS only the fee claimer's payout is found
+      expect(await reconcileOnce(deps)).toMatchObject({ skipped: false, missing: 1, ingested: 1 });
+      const walked = new Set(rpc.calls.filter((c) => c.method === "getSignaturesForAddress").map((c) => c.params[0]));
+      expect(walked.has(feeClaimer)).toBe(true);
+      expect(await flows()).toEqual([{ treasury: feeClaimer, recipient: payouts[1]!.instructions[0]!.accounts[1]!, lamports: "7000000" }]);
+
+      expect(await reconcileOnce({ ...deps, treasuryAddress: treasury })).toMatchObject({ skipped: false, missing: 1, ingested: 1 });
+      expect(await flows()).toEqual([
+        { treasury, recipient: payouts[0]!.instructions[0]!.accounts[1]!, lamports: "25000000" },
+        { treasury: feeClaimer, recipient: payouts[1]!.instructions[0]!.accounts[1]!, lamports: "7000000" },
+      ]);
+      expect(await reconcileOnce({ ...deps, treasuryAddress: treasury })).toMatchObject({ skipped: false, missing: 0 });
     } finally {
       rpc.stop();
     }

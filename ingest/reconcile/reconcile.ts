@@ -1,9 +1,11 @@
 /**
  * Reconciliation: webhooks are at-least-once only while Helius keeps retrying; a
  * delivery it gave up on is a gap. Every two minutes the most recent signatures of
- * each platform address (configs, and the DAMM v2 pools their coins graduated to)
- * are compared with transactions, and the missing transactions are fetched
- * over RPC and ingested through the webhook's decode path (source "reconcile").
+ * each platform address (configs, the DAMM v2 pools their coins graduated to, and the
+ * treasury's addresses) are compared with transactions, and the missing transactions are fetched
+ * over RPC and ingested through the webhook's decode path (source "reconcile"). The
+ * mints whose balances those transactions moved are handed to `onHealed` (the holder
+ * reconciliation: a missed transaction may hide transfers of other days).
  *
  * One run at a time across every process: a Postgres advisory lock held on a
  * reserved connection (session locks belong to a connection, not to the pool). A
@@ -15,8 +17,9 @@ import type { ClickHouse } from "../../infra/clickhouse";
 import type { Sql } from "../../infra/postgres";
 import type { Logger } from "../../infra/log";
 import type { Bus, StoredSignatures } from "../contract/bus";
-import type { ConfigRegistry } from "../contract/configs";
+import { treasuryAddresses, type ConfigRegistry } from "../contract/configs";
 import { toEnvelopes } from "../helius/handle";
+import { movedMints } from "../contract/envelope";
 import { createLimiter, publishEnvelopes } from "../backfill/fetch";
 import type { ChainReader, SignatureInfo } from "../backfill/rpc";
 
@@ -30,6 +33,8 @@ export type ReconcileDeps = {
   /** the pipelines' answer to "which of these are stored already" */
   stored: StoredSignatures;
   configs: ConfigRegistry;
+  /** TREASURY_ADDRESS; the treasury is it and the configs' fee claimers */
+  treasuryAddress?: string | null;
   log: Logger;
   /** recent signatures re-read per address (default 200, at most 1000) */
   limit?: number;
@@ -37,6 +42,8 @@ export type ReconcileDeps = {
   minAgeSeconds?: number;
   txConcurrency?: number;
   addressConcurrency?: number;
+  /** told the coins whose balances the healed transactions moved (their holders are reconciled over RPC) */
+  onHealed?: (mints: string[]) => void;
 };
 
 export type ReconcileResult =
@@ -53,7 +60,7 @@ async function reconcileLocked(deps: ReconcileDeps): Promise<ReconcileResult> {
   const configs = deps.configs.all.map((c) => c.address);
   const pools = await deps.sql<{ address: string }[]>`
     SELECT address FROM platform_pools WHERE venue = 'damm_v2' AND config = ANY(${configs}::text[])`;
-  const addresses = [...configs, ...pools.map((p) => p.address)];
+  const addresses = [...new Set([...configs, ...pools.map((p) => p.address), ...treasuryAddresses(deps.configs, deps.treasuryAddress ?? null)])];
   const limit = Math.min(1000, deps.limit ?? 200);
   const newest = Date.now() / 1000 - (deps.minAgeSeconds ?? 20);
   const perAddress = createLimiter(deps.addressConcurrency ?? 4);
@@ -79,7 +86,12 @@ async function reconcileLocked(deps: ReconcileDeps): Promise<ReconcileResult> {
   const failures = fetched.filter((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failures.length)
     deps.log.warn("reconciliation could not fetch some transactions", { count: failures.length, first: String(failures[0]!.reason?.message ?? failures[0]!.reason) });
-  await publishEnvelopes(deps.bus, toEnvelopes(raws, "reconcile"));
+  const envelopes = toEnvelopes(raws, "reconcile");
+  await publishEnvelopes(deps.bus, envelopes);
+  if (deps.onHealed && envelopes.length) {
+    const mints = movedMints(envelopes);
+    if (mints.length) deps.onHealed(mints);
+  }
 
   const result = {
     skipped: false as const,

@@ -6,11 +6,11 @@
  */
 import { BorshCoder, type Idl } from "@coral-xyz/anchor";
 import { ComputeBudgetProgram, PublicKey, SystemProgram } from "@solana/web3.js";
-import { NATIVE_MINT as SPL_NATIVE_MINT } from "@solana/spl-token";
+import { ASSOCIATED_TOKEN_PROGRAM_ID as SPL_ASSOCIATED_TOKEN_PROGRAM_ID, NATIVE_MINT as SPL_NATIVE_MINT } from "@solana/spl-token";
 import { TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID } from "../decoders/programs";
 import { DynamicBondingCurveIdl } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { CpAmmIdl } from "@meteora-ag/cp-amm-sdk";
-import { encodeBase58 } from "../decoders/base58";
+import { decodeBase58, encodeBase58 } from "../decoders/base58";
 
 /** One instruction as Helius enhanced webhooks carry it. */
 export type SimInstruction = { programId: string; accounts: string[]; data: string };
@@ -191,4 +191,98 @@ export function computeBudget(): SimOuterInstruction[] {
     { programId: COMPUTE_BUDGET_PROGRAM_ID, accounts: [], data: CU_LIMIT, innerInstructions: [] },
     { programId: COMPUTE_BUDGET_PROGRAM_ID, accounts: [], data: CU_PRICE, innerInstructions: [] },
   ];
+}
+
+// ---- what wallets put around a swap: ATA creation, SOL wrapping, transfers (no Anchor IDL either) ----
+
+export const ASSOCIATED_TOKEN_PROGRAM_ID: string = SPL_ASSOCIATED_TOKEN_PROGRAM_ID.toBase58();
+
+const oneByte = (tag: number): string => encodeBase58(Uint8Array.of(tag));
+const SYNC_NATIVE = oneByte(17);
+const CLOSE_ACCOUNT = oneByte(9);
+const IMMUTABLE_OWNER = oneByte(22);
+const ATA_CREATE_IDEMPOTENT = oneByte(1);
+// GetAccountDataSize (21) asking for the ImmutableOwner extension (7, u16 LE), as the ATA program does on Token-2022
+const DATA_SIZE_SPL = oneByte(21);
+const DATA_SIZE_2022 = encodeBase58(Uint8Array.of(21, 7, 0));
+
+/** Token account sizes: 165 bytes, 170 on Token-2022 with ImmutableOwner (the ATA program adds it). */
+export const tokenAccountSize = (programId: string): number => (programId === TOKEN_2022_PROGRAM_ID ? 170 : 165);
+
+/** Rent-exempt minimum of an account of `space` bytes: (128 + space) * 3480 lamports/byte-year * 2 years. */
+export const rentExempt = (space: number): number => (128 + space) * 6960;
+
+/** System Program Transfer (tag 2, u32 LE): accounts [from, to], data [2,0,0,0, lamports u64 LE]. */
+export function systemTransfer(from: string, to: string, lamports: bigint): SimInstruction {
+  const data = new Uint8Array(12);
+  data[0] = 2;
+  u64le(data, 4, lamports);
+  return { programId: SYSTEM_PROGRAM_ID, accounts: [from, to], data: encodeBase58(data) };
+}
+
+/** System Program CreateAccount (tag 0): [from, new], data [0,0,0,0, lamports, space, owner]. */
+export function systemCreateAccount(from: string, account: string, lamports: number, space: number, owner: string): SimInstruction {
+  const data = new Uint8Array(52);
+  u64le(data, 4, BigInt(lamports));
+  u64le(data, 12, BigInt(space));
+  data.set(decodeBase58(owner)!, 20);
+  return { programId: SYSTEM_PROGRAM_ID, accounts: [from, account], data: encodeBase58(data) };
+}
+
+/** SPL Token Transfer (tag 3): accounts [source, destination, owner], data [3, amount u64 LE]. */
+export function tokenTransfer(source: string, destination: string, owner: string, amount: bigint, programId = TOKEN_PROGRAM_ID): SimInstruction {
+  const data = new Uint8Array(9);
+  data[0] = 3;
+  u64le(data, 1, amount);
+  return { programId, accounts: [source, destination, owner], data: encodeBase58(data) };
+}
+
+/** SyncNative (tag 17): the wrapped-SOL account's token amount follows its lamports. */
+export const tokenSyncNative = (account: string, programId = TOKEN_PROGRAM_ID): SimInstruction => ({ programId, accounts: [account], data: SYNC_NATIVE });
+
+/** CloseAccount (tag 9): accounts [account, destination, owner]; a wrapped-SOL account's lamports go to destination. */
+export const tokenCloseAccount = (account: string, destination: string, owner: string, programId = TOKEN_PROGRAM_ID): SimInstruction => ({
+  programId,
+  accounts: [account, destination, owner],
+  data: CLOSE_ACCOUNT,
+});
+
+/**
+ * Associated Token Account CreateIdempotent (tag 1): accounts [payer, ata, owner, mint,
+ * system, token program]. When the account does not exist yet, the CPIs the ATA program
+ * makes (GetAccountDataSize, CreateAccount with the rent, InitializeImmutableOwner,
+ * InitializeAccount3); none when it exists.
+ */
+export function createAta(payer: string, ata: string, owner: string, mint: string, tokenProgram: string, creates: boolean): SimOuterInstruction {
+  const inner: SimInstruction[] = [];
+  if (creates) {
+    const space = tokenAccountSize(tokenProgram);
+    inner.push(
+      { programId: tokenProgram, accounts: [mint], data: tokenProgram === TOKEN_2022_PROGRAM_ID ? DATA_SIZE_2022 : DATA_SIZE_SPL },
+      { programId: SYSTEM_PROGRAM_ID, accounts: [payer, ata], data: cached(`create:${tokenProgram}`, () => systemCreateAccount(payer, ata, rentExempt(space), space, tokenProgram).data) },
+      { programId: tokenProgram, accounts: [ata], data: IMMUTABLE_OWNER },
+      { programId: tokenProgram, accounts: [ata, mint], data: cached(`init3:${owner}`, () => initializeAccount3Data(owner)) },
+    );
+  }
+  return { programId: ASSOCIATED_TOKEN_PROGRAM_ID, accounts: [payer, ata, owner, mint, SYSTEM_PROGRAM_ID, tokenProgram], data: ATA_CREATE_IDEMPOTENT, innerInstructions: inner };
+}
+
+/** InitializeAccount3 (tag 18): data [18, owner]. */
+function initializeAccount3Data(owner: string): string {
+  const init = new Uint8Array(33);
+  init[0] = 18;
+  init.set(decodeBase58(owner)!, 1);
+  return encodeBase58(init);
+}
+
+// Encoded data that depends on few values (a token program, a wallet): base58 is the hot spot.
+const encodedCache = new Map<string, string>();
+function cached(key: string, make: () => string): string {
+  let v = encodedCache.get(key);
+  if (v === undefined) {
+    if (encodedCache.size >= 100_000) encodedCache.clear();
+    v = make();
+    encodedCache.set(key, v);
+  }
+  return v;
 }

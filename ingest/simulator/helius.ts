@@ -1,8 +1,9 @@
 /**
  * The Helius enhanced-webhook element shape (see shared/fixtures/helius-devnet/*.enhanced.json).
  * Helius classifies DBC / DAMM v2 transactions as UNKNOWN with no parsed events; consumers
- * decode the instructions themselves, so only the instruction tree has to be exact. The
- * transfer and balance summaries are kept small but consistent with it.
+ * decode the instructions themselves from the instruction tree, and read balances from
+ * `accountData` (balances.ts makes it exact). The transfer summaries are kept small but
+ * consistent with it.
  */
 import type { SimOuterInstruction } from "./encode";
 
@@ -18,8 +19,18 @@ export type TokenTransfer = {
 
 export type NativeTransfer = { fromUserAccount: string; toUserAccount: string; amount: number };
 
+/** One entry of `tokenBalanceChanges`: the signed change of a token account's amount, in atoms. */
+export type TokenBalanceChange = {
+  mint: string;
+  rawTokenAmount: { tokenAmount: string; decimals: number };
+  tokenAccount: string;
+  userAccount: string;
+};
+
+export type AccountData = { account: string; nativeBalanceChange: number; tokenBalanceChanges: TokenBalanceChange[] };
+
 export type EnhancedTransaction = {
-  accountData: { account: string; nativeBalanceChange: number; tokenBalanceChanges: unknown[] }[];
+  accountData: AccountData[];
   description: string;
   events: Record<string, never>;
   fee: number;
@@ -35,15 +46,18 @@ export type EnhancedTransaction = {
   type: string;
 };
 
+export type TxExtra = { type?: string; source?: string; description?: string; tokenTransfers?: TokenTransfer[]; nativeTransfers?: NativeTransfer[] };
+
 export type TxHeader = { signature: string; slot: number; timestamp: number; feePayer: string; fee: number };
 
 export function enhancedTransaction(
   h: TxHeader,
   instructions: SimOuterInstruction[],
-  extra: { type?: string; source?: string; description?: string; tokenTransfers?: TokenTransfer[]; nativeTransfers?: NativeTransfer[] } = {},
+  accountData: AccountData[],
+  extra: TxExtra = {},
 ): EnhancedTransaction {
   return {
-    accountData: [{ account: h.feePayer, nativeBalanceChange: -h.fee, tokenBalanceChanges: [] }],
+    accountData,
     description: extra.description ?? "",
     events: {},
     fee: h.fee,

@@ -4,12 +4,16 @@
  * Same seed and options give byte-identical output.
  */
 import type { EnhancedTransaction } from "./helius";
-import { Market, type Intent, type MarketOptions, type SimCounts } from "./market";
-import type { ConfigRole } from "./world";
+import type { Ledger } from "./ledger";
+import { Market, platformTokenMintFor, type Intent, type MarketOptions, type SimCounts } from "./market";
+import { sdkPoolConfig } from "./dbc";
+import { pkString, type ConfigRole, type SimConfig } from "./world";
 
 export type { SimConfig, ConfigRole } from "./world";
 export type { EnhancedTransaction } from "./helius";
 export type { Intent, SimCounts } from "./market";
+export type { Ledger, TreasuryTotals, TreasuryPayout, TreasuryBuyback, TreasuryBurn, TokenAccountBalance } from "./ledger";
+export type { TokenomicsSplit } from "./treasury";
 export { fixtureSimConfigs, decodeFixturePoolConfig } from "./configs";
 
 export type SimulatorOptions = MarketOptions;
@@ -18,7 +22,10 @@ export type SimPoolView = {
   index: number;
   mint: string;
   pool: string;
+  /** the pool creator (the agent's vault) */
   creator: string;
+  /** who paid for the pool's creation (the coin's creator) */
+  payer: string;
   config: string;
   role: ConfigRole;
   quoteMint: string;
@@ -38,7 +45,21 @@ export type SimulatorState = {
   now: number;
   /** one per fact, when created with recordIntents */
   intents: readonly Intent[] | null;
+  /** the platform token (the first pool's coin) and the treasury (the first config's fee claimer) */
+  platformTokenMint: string;
+  treasury: string;
+  /** expected balances (with recordLedger) and the treasury's totals, live */
+  ledger: Ledger;
 };
+
+/**
+ * The simulated platform's token and treasury for a seed and configs, known before the
+ * simulator runs (so the platform can be configured with them at start-up).
+ */
+export function simulatedPlatform(seed: number, configs: SimConfig[]): { platformTokenMint: string; treasury: string } {
+  if (configs.length === 0) throw new Error("simulator: at least one config is needed");
+  return { platformTokenMint: platformTokenMintFor(seed), treasury: pkString(sdkPoolConfig(configs[0]!.poolConfig).feeClaimer) };
+}
 
 export type Simulator = {
   /** the next `count` transactions, in chain order */
@@ -62,6 +83,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
           mint: p.mint,
           pool: p.pool,
           creator: p.creator,
+          payer: p.payer,
           config: p.config.address,
           role: p.config.role,
           quoteMint: p.config.quoteMint,
@@ -75,6 +97,9 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
         counts: { ...market.counts },
         now: market.now,
         intents: market.intents,
+        platformTokenMint: market.platformTokenMint,
+        treasury: market.treasury.address,
+        ledger: market.ledger,
       };
     },
   };

@@ -10,11 +10,13 @@
 import { deriveDbcPoolAddress, deriveDbcTokenVaultAddress, deriveMintMetadata } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { PublicKey } from "@solana/web3.js";
 import { DbcCurve } from "./dbc";
+import { TxBalances } from "./balances";
 import { computeBudget } from "./encode";
 import { enhancedTransaction, type EnhancedTransaction } from "./helius";
-import { createPoolIx, dbcSwapIx } from "./ix-dbc";
-import { Market } from "./market";
-import { dbcTransfersFor } from "./trades";
+import { createPoolIx } from "./ix-dbc";
+import { poolCreationBalances } from "./lifecycle";
+import { Market, type Tx } from "./market";
+import { dbcSwap } from "./trades";
 import { credit, type PoolSim, type SimConfig } from "./world";
 
 export type LaunchedPoolKeys = {
@@ -64,6 +66,7 @@ export function launchedPool(keys: LaunchedPoolKeys, o: { seed?: number; slot?: 
     quoteVault: deriveDbcTokenVaultAddress(poolKey, new PublicKey(c.quoteMint)).toBase58(),
     metadata: deriveMintMetadata(mintKey).toBase58(),
     creator: keys.creator,
+    payer: keys.payer,
     creatorBaseAta: m.rng.address(),
     creatorQuoteAta: m.rng.address(),
     partnerBaseAta: m.rng.address(),
@@ -76,24 +79,34 @@ export function launchedPool(keys: LaunchedPoolKeys, o: { seed?: number; slot?: 
     holdings: new Map(),
     holders: [],
     phase: "curve",
+    partnerBaseAtaOpen: false,
+    creatorBaseAtaOpen: false,
+    treasury: { claimed: 0n, paidVault: 0n, paidCreator: 0n },
   };
-  const header = (feePayer: string) => ({ signature: m.rng.signature(), slot: slot++, timestamp: now++, feePayer, fee: 25_000 });
+  const begin = (feePayer: string): Tx => {
+    const h = { signature: m.rng.signature(), slot: slot++, timestamp: now++, feePayer, fee: 25_000 };
+    return { h, b: new TxBalances(feePayer, h.fee), ixs: computeBudget(), tokenTransfers: [], nativeTransfers: [] };
+  };
+  const finish = (t: Tx) => enhancedTransaction(t.h, t.ixs, t.b.accountData(null), { tokenTransfers: t.tokenTransfers, nativeTransfers: t.nativeTransfers });
   const traders = new Map<string, { index: number; address: string; quoteAta: string }>();
 
   return {
     creation() {
-      const h = header(keys.payer);
-      return enhancedTransaction(h, [...computeBudget(), createPoolIx(m.codecs, p, keys.payer, activation)]);
+      const t = begin(keys.payer);
+      t.ixs.push(createPoolIx(m.codecs, p, keys.payer, activation));
+      poolCreationBalances(m, t.b, p, keys.payer);
+      return finish(t);
     },
     buy(lamports, trader = keys.payer) {
-      const h = header(trader);
-      const s = p.curve.buy(lamports, h.timestamp, false);
+      const t = begin(trader);
+      const s = p.curve.buy(lamports, t.h.timestamp, false);
       if (s === null) return null;
       let w = traders.get(trader);
       if (!w) traders.set(trader, (w = { index: traders.size, address: trader, quoteAta: m.rng.address() }));
+      const opens = !p.holdings.has(w.index);
       const holding = credit(p, w.index, s.output, m.rng);
-      const ix = dbcSwapIx(m.codecs, p, s, trader, w.quoteAta, holding.ata, h.timestamp, m.legacySwapEvent);
-      return enhancedTransaction(h, [...computeBudget(), ix], { tokenTransfers: dbcTransfersFor(m, p, s, w, holding.ata) });
+      dbcSwap(m, t, p, s, w, holding.ata, opens, t.h.timestamp);
+      return finish(t);
     },
   };
 }

@@ -1,18 +1,26 @@
 /**
  * The platform in motion: pools are created on the given DBC configs, traded along the
  * real curve, complete, migrate to DAMM v2 and trade there; partners, creators and
- * position owners claim fees; holders burn. Each step is one transaction, in chain order.
+ * position owners claim fees; holders burn and send coins to other wallets; the treasury
+ * pays agents' vaults and creators and buys back and burns the platform token. Each step
+ * is one transaction, in chain order.
  */
 import type { Fact } from "../contract/facts";
+import { TxBalances } from "./balances";
 import { sdkPoolConfig } from "./dbc";
 import { migratedFeeBps } from "./damm";
-import { createCodecs, TOKEN_PROGRAM_ID } from "./encode";
-import type { EnhancedTransaction } from "./helius";
+import { computeBudget, createCodecs, TOKEN_PROGRAM_ID, type SimOuterInstruction } from "./encode";
+import { enhancedTransaction, type AccountData, type EnhancedTransaction, type NativeTransfer, type TokenTransfer, type TxExtra, type TxHeader } from "./helius";
+import { Ledger } from "./ledger";
 import { createPool, migrate } from "./lifecycle";
 import { Rng, deriveSeed } from "./random";
-import { burnStep, claimStep } from "./side-actions";
+import { burnStep, claimStep, holderTransferStep } from "./side-actions";
 import { dammTrade, dbcTrade } from "./trades";
+import { buybackStep, payoutStep, treasuryBurnStep, treasuryFor, type TokenomicsSplit, type TreasurySim } from "./treasury";
 import { baseTokenProgram, pkString, quoteDecimalsFor, type ConfigSim, type PoolSim, type SimConfig, type Wallet } from "./world";
+
+/** One transaction being built: its header, balance changes, outer instructions and transfer summaries. */
+export type Tx = { h: TxHeader; b: TxBalances; ixs: SimOuterInstruction[]; tokenTransfers: TokenTransfer[]; nativeTransfers: NativeTransfer[] };
 
 /** What the simulator meant each transaction to say: a Fact without slot/time/inner index. */
 export type Intent = Fact extends infer F ? (F extends unknown ? Omit<F, "inner" | "slot" | "blockTime"> : never) : never;
@@ -31,6 +39,10 @@ export type SimCounts = {
   creatorClaims: number;
   positionClaims: number;
   burns: number;
+  holderTransfers: number;
+  treasuryPayouts: number;
+  buybacks: number;
+  treasuryBurns: number;
 };
 
 export type MarketOptions = {
@@ -52,7 +64,14 @@ export type MarketOptions = {
   legacySwapEvent?: boolean;
   /** keep an Intent per fact, for tests (default false) */
   recordIntents?: boolean;
+  /** keep every token account's expected balance in the ledger, for tests (default false; grows with the holders) */
+  recordLedger?: boolean;
+  /** how the treasury spends what it claims, in percent (default 70 to agents' vaults, 15 to creators, 15 to buy back and burn the platform token) */
+  split?: TokenomicsSplit;
 };
+
+/** The platform token's mint: the first pool's, from its own stream so it is known before that pool exists. */
+export const platformTokenMintFor = (seed: number): string => new Rng(deriveSeed(seed, 9)).address();
 
 export class Market {
   readonly rng: Rng;
@@ -63,8 +82,13 @@ export class Market {
   readonly keeper: string;
   readonly counts: SimCounts = {
     transactions: 0, poolsCreated: 0, firstBuys: 0, dbcBuys: 0, dbcSells: 0, curveCompletions: 0, migrations: 0,
-    dammBuys: 0, dammSells: 0, partnerClaims: 0, creatorClaims: 0, positionClaims: 0, burns: 0,
+    dammBuys: 0, dammSells: 0, partnerClaims: 0, creatorClaims: 0, positionClaims: 0, burns: 0, holderTransfers: 0, treasuryPayouts: 0, buybacks: 0, treasuryBurns: 0,
   };
+  /** wallets[0, traders) buy; the rest only ever receive coins from holders (and may sell them later) */
+  readonly traders: number;
+  readonly ledger: Ledger;
+  readonly treasury: TreasurySim;
+  readonly platformTokenMint: string;
   readonly intents: Intent[] | null;
   private readonly targetPools: number;
   private readonly initialPools: number;
@@ -90,6 +114,13 @@ export class Market {
     this.wallets = Array.from({ length: Math.max(2, o.wallets ?? 2000) }, () => ({ address: wrng.address(), quoteAta: wrng.address() }));
     this.keeper = wrng.address();
     this.configs = o.configs.map((c) => this.configSim(c, wrng));
+    this.traders = this.wallets.length;
+    // wallets that never trade: holders send them coins (a quarter as many as traders)
+    const orng = new Rng(deriveSeed(o.seed, 10));
+    for (let i = 0; i < Math.ceil(this.traders / 4); i++) this.wallets.push({ address: orng.address(), quoteAta: orng.address() });
+    this.ledger = new Ledger(o.recordLedger ?? false);
+    this.platformTokenMint = platformTokenMintFor(o.seed);
+    this.treasury = treasuryFor(this.configs[0]!, orng, o.split ?? { vault: 70, creator: 15, platformBurn: 15 });
   }
 
   private configSim(c: SimConfig, r: Rng): ConfigSim {
@@ -134,14 +165,13 @@ export class Market {
     const r = this.rng;
     const n = this.pools.length;
     if (n < this.targetPools && (n < this.initialPools || r.chance(this.creationRate))) return createPool(this);
+    if (this.treasury.toBurn > 0n) return treasuryBurnStep(this);
     const head = this.migrations[0];
     if (head !== undefined && head.due <= this.counts.transactions) return migrate(this, this.migrations.shift()!.pool);
     const roll = r.int(1000);
     if (roll < 12) return claimStep(this);
-    if (roll < 20) {
-      const burn = burnStep(this);
-      if (burn !== null) return burn;
-    }
+    const side = roll < 20 ? burnStep(this) : roll < 35 ? holderTransferStep(this) : roll < 41 ? payoutStep(this) : roll < 45 ? buybackStep(this) : null;
+    if (side !== null) return side;
     const p = this.pickPool();
     if (p === null) return this.migrations.length > 0 ? migrate(this, this.migrations.shift()!.pool) : createPool(this);
     return (p.phase === "graduated" ? dammTrade(this, p) : dbcTrade(this, p)) ?? claimStep(this);
@@ -162,9 +192,34 @@ export class Market {
     return null;
   }
 
-  header(feePayer: string, fee = 25_000) {
+  header(feePayer: string, fee = 25_000): TxHeader {
     const elapsed = this.timeMs - this.startMs;
     return { signature: this.rng.signature(), slot: 330_000_000 + Math.floor(elapsed / 400), timestamp: this.now, feePayer, fee };
+  }
+
+  /** A transaction signed and paid by `feePayer`; with the two ComputeBudget instructions wallets prepend to swaps unless `budget` is false. */
+  begin(feePayer: string, fee = 25_000, budget = true): Tx {
+    const h = this.header(feePayer, fee);
+    return { h, b: new TxBalances(feePayer, fee), ixs: budget ? computeBudget() : [], tokenTransfers: [], nativeTransfers: [] };
+  }
+
+  /** The webhook element of a built transaction; its token balance changes go into the ledger. */
+  finish(t: Tx, extra: Omit<TxExtra, "tokenTransfers" | "nativeTransfers"> = {}): EnhancedTransaction {
+    if (t.h.feePayer === this.treasury.address) this.ledger.treasury.feesLamports += BigInt(t.h.fee);
+    const accountData = t.b.accountData(this.ledger);
+    if (this.intents !== null) this.recordBalances(t.h, accountData);
+    return enhancedTransaction(t.h, t.ixs, accountData, { ...extra, tokenTransfers: t.tokenTransfers, nativeTransfers: t.nativeTransfers });
+  }
+
+  /** The balance facts a transaction carries: one token_balance per moved token account (ix = its position), the fee payer's SOL change without the fee. */
+  private recordBalances(h: TxHeader, accountData: AccountData[]): void {
+    const signature = h.signature;
+    let i = 0;
+    for (const a of accountData)
+      for (const c of a.tokenBalanceChanges)
+        this.record({ kind: "token_balance", signature, ix: i++, mint: c.mint, account: c.tokenAccount, owner: c.userAccount, delta: BigInt(c.rawTokenAmount.tokenAmount), decimals: c.rawTokenAmount.decimals });
+    const payer = BigInt(accountData[0]!.nativeBalanceChange) + BigInt(h.fee);
+    if (payer !== 0n) this.record({ kind: "sol_balance", signature, ix: 0, account: h.feePayer, delta: payer });
   }
 
   record(i: Intent): void {

@@ -65,7 +65,11 @@ describe("simulator", () => {
     expect(c.positionClaims).toBeGreaterThan(0);
     expect(c.burns).toBeGreaterThan(0);
     // every transaction is exactly one of these (a first buy rides in its pool creation)
-    const kinds = c.poolsCreated + trades + c.migrations + c.partnerClaims + c.creatorClaims + c.positionClaims + c.burns;
+    expect(c.holderTransfers).toBeGreaterThan(0);
+    expect(c.treasuryPayouts).toBeGreaterThan(0);
+    expect(c.buybacks).toBeGreaterThan(0);
+    expect(c.treasuryBurns).toBe(c.buybacks);
+    const kinds = c.poolsCreated + trades + c.migrations + c.partnerClaims + c.creatorClaims + c.positionClaims + c.burns + c.holderTransfers + c.treasuryPayouts + c.buybacks + c.treasuryBurns + 1; // + the treasury opening its platform-token account
     expect(kinds).toBe(c.transactions);
     const graduated = st.pools.filter((p) => p.graduated);
     expect(graduated.length).toBe(c.migrations);

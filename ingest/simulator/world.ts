@@ -55,7 +55,10 @@ export type PoolSim = {
   baseVault: string;
   quoteVault: string;
   metadata: string;
+  /** the pool creator: the agent's vault, which the treasury pays */
   creator: string;
+  /** who paid for the pool's creation: the coin's creator, whom the treasury pays */
+  payer: string;
   creatorBaseAta: string;
   creatorQuoteAta: string;
   partnerBaseAta: string;
@@ -71,6 +74,14 @@ export type PoolSim = {
   holders: Holding[];
   phase: "curve" | "complete" | "graduated";
   damm?: { pool: string; vaultA: string; vaultB: string; state: DammPool };
+  /** the claimers' coin accounts exist (created by their first claim) */
+  partnerBaseAtaOpen: boolean;
+  creatorBaseAtaOpen: boolean;
+  /** lamports the treasury claimed from this pool's fees, and what it paid out of them */
+  treasury: { claimed: bigint; paidVault: bigint; paidCreator: bigint };
+  /** what the migration moved from the curve's vaults into DAMM v2's */
+  migratedBase?: bigint;
+  migratedQuote?: bigint;
 };
 
 export type Wallet = { address: string; quoteAta: string };

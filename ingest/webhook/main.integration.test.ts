@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { testEngines } from "../../infra/testing/engines";
 import { connectSql } from "../../infra/postgres";
 import { startHeliusApiTestDouble } from "../../infra/testing/helius-api-double";
+import { launchFixtureAccounts, startRpcTestDouble } from "../../infra/testing/rpc-double";
+import { fixturePoolConfig } from "../../compose/testing/platform";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const KEY = "helius-cli-test-key-777";
@@ -15,6 +17,8 @@ const LAUNCH = "LaunchConfig1111111111111111111111111111111";
 const LEGACY = "LegacyConfig1111111111111111111111111111111";
 const TREASURY = "TreasuryWa11et2222222222222222222222222222";
 const DAMM = "DammPoo1Graduated33333333333333333333333333";
+// both configs carry the real mainnet PoolConfig bytes: its fee claimer is the rest of the treasury
+const FEE_CLAIMER = fixturePoolConfig().fee_claimer.toBase58();
 
 const running = new Set<ReturnType<typeof Bun.spawn>>();
 afterAll(() => {
@@ -51,6 +55,8 @@ describe("webhook CLI", () => {
     ],
   });
   afterAll(() => double.stop());
+  const rpc = startRpcTestDouble(launchFixtureAccounts([LAUNCH, LEGACY]));
+  afterAll(() => rpc.stop());
 
   test("show prints the webhook without its auth header; sync prints what changed, then nothing; bad usage and missing keys exit 2", async () => {
     const engines = await testEngines();
@@ -64,6 +70,7 @@ describe("webhook CLI", () => {
       HELIUS_API_URL: double.url,
       PLATFORM_CONFIGS: `launch:${LAUNCH},legacy:${LEGACY}`,
       TREASURY_ADDRESS: TREASURY,
+      SOLANA_RPC_URL: rpc.url,
     };
     const sql = connectSql(url, 2);
     try {
@@ -85,6 +92,9 @@ describe("webhook CLI", () => {
       const noConfigs = await webhook(["sync"], { ...env, PLATFORM_CONFIGS: "" });
       expect(noConfigs.code).toBe(2);
       expect(noConfigs.stderr).toContain("PLATFORM_CONFIGS is not set");
+      const noRpc = await webhook(["sync"], { ...env, SOLANA_RPC_URL: "" });
+      expect(noRpc.code).toBe(2);
+      expect(noRpc.stderr).toContain("SOLANA_RPC_URL is not set");
 
       const shown = await webhook(["show"], env);
       expect(shown.code).toBe(0);
@@ -95,23 +105,24 @@ describe("webhook CLI", () => {
       expect(shown.stdout + shown.stderr).not.toContain(AUTH);
       expect(shown.stdout + shown.stderr).not.toContain(KEY);
 
-      // first sync: the legacy config and the treasury in, the stale address out
+      // first sync: the legacy config and the treasury (TREASURY_ADDRESS, the configs' fee claimer) in, the stale address out
       const first = await webhook(["sync"], env);
       expect(first.code).toBe(0);
-      expect(first.stdout).toContain("webhook wh-cli: added 2, removed 1, now 3 addresses");
-      expect(first.stdout).toContain(`  + ${LEGACY}\n  + ${TREASURY}\n  - StaleAddress1111111111111111111111111111111`);
-      expect(double.webhook("wh-cli")).toMatchObject({ accountAddresses: [LAUNCH, LEGACY, TREASURY].sort(), authHeader: AUTH, webhookType: "enhanced" });
+      expect(first.stdout).toContain("webhook wh-cli: added 3, removed 1, now 4 addresses");
+      const added = [LEGACY, TREASURY, FEE_CLAIMER].sort().map((a) => `  + ${a}\n`).join("");
+      expect(first.stdout).toContain(`${added}  - StaleAddress1111111111111111111111111111111`);
+      expect(double.webhook("wh-cli")).toMatchObject({ accountAddresses: [LAUNCH, LEGACY, TREASURY, FEE_CLAIMER].sort(), authHeader: AUTH, webhookType: "enhanced" });
 
       // a coin of the launch config graduated (the CLI migrated the fresh database)
       await sql`INSERT INTO platform_pools (address, mint, venue, config) VALUES (${DAMM}, 'SomeMint', 'damm_v2', ${LAUNCH})`;
       const second = await webhook(["sync"], env);
       expect(second.code).toBe(0);
-      expect(second.stdout).toContain(`webhook wh-cli: added 1, removed 0, now 4 addresses\n  + ${DAMM}`);
+      expect(second.stdout).toContain(`webhook wh-cli: added 1, removed 0, now 5 addresses\n  + ${DAMM}`);
 
       const puts = double.puts().length;
       const third = await webhook(["sync"], env);
       expect(third.code).toBe(0);
-      expect(third.stdout).toContain("webhook wh-cli: already in sync (4 addresses)");
+      expect(third.stdout).toContain("webhook wh-cli: already in sync (5 addresses)");
       expect(double.puts().length).toBe(puts);
 
       // a refused key: exit 1, the status said, the key not

@@ -5,7 +5,8 @@
  *   sync   sets its addresses to the platform's (see address-sync.ts) and prints what changed
  *
  * Needs HELIUS_API_KEY and HELIUS_WEBHOOK_ID (HELIUS_API_URL for another host). sync reads
- * PLATFORM_CONFIGS, TREASURY_ADDRESS and the graduated pools in Postgres: DATABASE_URL, else
+ * PLATFORM_CONFIGS, TREASURY_ADDRESS, the configs' fee claimers (their accounts over
+ * SOLANA_RPC_URL) and the graduated pools in Postgres: DATABASE_URL, else
  * the embedded Postgres under DATA_DIR/postgres (the running service's, if any; see
  * infra/postgres-attach.ts). Exit codes: 0 done, 1 failed, 2 bad usage or configuration.
  */
@@ -13,6 +14,9 @@ import type { Config } from "../../infra/config";
 import { configOrExit } from "../../compose/boot";
 import { openPostgresOrSay } from "../../infra/postgres-attach";
 import { syncWebhookAddresses } from "../helius/address-sync";
+import { loadPlatformConfigs } from "../load-configs";
+import { treasuryAddresses } from "../contract/configs";
+import { createSolanaRpc } from "../../infra/solana-rpc";
 import { createWebhookApi, type WebhookApi } from "../helius/webhook-api";
 
 const USAGE = `Helius webhook address list.
@@ -20,11 +24,13 @@ const USAGE = `Helius webhook address list.
 usage:
   npm run webhook -- show    the webhook's URL, type and addresses
   npm run webhook -- sync    set its addresses to the platform's: PLATFORM_CONFIGS, the DAMM v2 pools
-                             their coins graduated to, and TREASURY_ADDRESS; prints what changed
+                             their coins graduated to, and the treasury (TREASURY_ADDRESS and the
+                             configs' fee claimers); prints what changed
   npm run webhook -- --help
 
 Needs HELIUS_API_KEY and HELIUS_WEBHOOK_ID (HELIUS_API_URL to reach another host).
-sync uses DATABASE_URL, else the embedded Postgres under DATA_DIR/postgres (the running service's, if any).`;
+sync reads the configs' fee claimers over SOLANA_RPC_URL, and uses DATABASE_URL, else the embedded
+Postgres under DATA_DIR/postgres (the running service's, if any).`;
 
 type Command = "show" | "sync";
 
@@ -50,10 +56,13 @@ async function show(api: WebhookApi, webhookId: string): Promise<number> {
 async function sync(config: Config, api: WebhookApi, webhookId: string): Promise<number> {
   const configs = config.platformConfigs.map((c) => c.address);
   if (configs.length === 0) return usage("PLATFORM_CONFIGS is not set: there is nothing to sync the webhook to");
+  if (!config.rpcUrl) return usage("SOLANA_RPC_URL is not set: sync reads the configs' fee claimers (part of the treasury) from the chain");
+  // without them the webhook would lose the fee claimers the running service put on it
+  const treasury = treasuryAddresses(await loadPlatformConfigs(config.platformConfigs, createSolanaRpc(config.rpcUrl).getAccounts), config.treasuryAddress);
   const pg = await openPostgresOrSay(config, "webhook");
   if (!pg) return 1;
   try {
-    const r = await syncWebhookAddresses({ sql: pg.sql, api, webhookId, configs, treasury: config.treasuryAddress });
+    const r = await syncWebhookAddresses({ sql: pg.sql, api, webhookId, configs, treasury });
     if (!r.changed) {
       console.log(`webhook ${r.webhookId}: already in sync (${r.total} addresses)`);
       return 0;

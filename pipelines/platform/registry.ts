@@ -1,22 +1,37 @@
 /**
  * Which pools and coins belong to the platform. A DBC pool is a platform pool when
  * its config is a platform config; a DAMM v2 pool is one when a platform DBC pool
- * migrated into it. Kept in Postgres (platform_pools), mirrored in memory.
+ * migrated into it. Kept in Postgres (platform_pools), mirrored in memory. It also
+ * names the treasury's addresses and the platform token, whose flows the pipeline
+ * follows too.
  */
 import type { Sql } from "../../infra/postgres";
-import type { ConfigRegistry, PlatformConfig } from "../../ingest/contract/configs";
+import { treasuryAddresses, type ConfigRegistry, type PlatformConfig } from "../../ingest/contract/configs";
 
 export type PoolEntry = { address: string; mint: string; venue: "dbc" | "damm_v2"; config: string };
+
+/** TREASURY_ADDRESS and PLATFORM_TOKEN_MINT (infra/config.ts); both may be unset. */
+export type TreasuryConfig = { treasuryAddress: string | null; platformTokenMint: string | null };
 
 export class PoolRegistry {
   private pools = new Map<string, PoolEntry>();
   private mints = new Map<string, PoolEntry>();
   private newPoolListeners: ((entry: PoolEntry) => void)[] = [];
 
-  constructor(readonly configs: ConfigRegistry) {}
+  /** TREASURY_ADDRESS and every config's fee claimer */
+  readonly treasury: ReadonlySet<string>;
+  readonly platformTokenMint: string | null;
 
-  static async load(sql: Sql, configs: ConfigRegistry): Promise<PoolRegistry> {
-    const r = new PoolRegistry(configs);
+  constructor(
+    readonly configs: ConfigRegistry,
+    treasury: TreasuryConfig = { treasuryAddress: null, platformTokenMint: null },
+  ) {
+    this.treasury = new Set(treasuryAddresses(configs, treasury.treasuryAddress));
+    this.platformTokenMint = treasury.platformTokenMint;
+  }
+
+  static async load(sql: Sql, configs: ConfigRegistry, treasury?: TreasuryConfig): Promise<PoolRegistry> {
+    const r = new PoolRegistry(configs, treasury);
     const rows = await sql<PoolEntry[]>`SELECT address, mint, venue, config FROM platform_pools`;
     for (const row of rows) r.remember(row);
     return r;
