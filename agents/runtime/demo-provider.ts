@@ -9,6 +9,8 @@ import type { Completion, CompletionRequest, ModelProvider } from "./provider";
 
 export const DEMO_PROVIDER_NAME = "builtin-demo";
 
+const PHRASES: Record<string, string> = { post: "post an update", lore: "add to the lore", poll: "ask the holders", decision: "publish a decision", propose_buyback: "propose a small buyback" };
+
 function hash(s: string): number {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0;
@@ -48,7 +50,7 @@ export function demoProvider(): ModelProvider {
       const calls = tool ? [{ id: `call_${h.toString(16)}`, name: tool, arguments: JSON.stringify(args[tool]) }] : [];
       const completionChars = calls.reduce((n, c) => n + c.arguments.length, 0) + 40;
       return {
-        content: tool ? `The market is ${mood}; I will ${tool.replace("propose_", "propose a ")}.` : "Nothing to do this cycle.",
+        content: tool ? `The market is ${mood}; I will ${PHRASES[tool] ?? tool}.` : "Nothing to do this cycle.",
         toolCalls: calls,
         usage: { promptTokens: Math.ceil(text.length / 4), completionTokens: Math.ceil(completionChars / 4) },
       };
