@@ -36,6 +36,8 @@ import { createBalanceReader } from "../api/me/wallet";
 import type { DaemonRouteDeps } from "../api/daemons";
 import type { Authenticate } from "../api/daemons/operator";
 import type { Firewall } from "../api/firewall/firewall";
+import { startAgentRuntime } from "../agents/runtime";
+import { dataApiMarket } from "../agents/runtime/market";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -198,4 +200,23 @@ export async function wirePlatform(opts: {
     daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signIn.auth.authenticate),
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders };
+}
+
+/**
+ * The agent runtime of a process (agents/runtime/): its market facts from the Data API's
+ * reads, the platform's firewall, and state moves mirrored into the ClickHouse directory.
+ */
+export function startRuntime(config: Config, engines: Engines, configs: ConfigRegistry, price: SolPriceService, log: Logger, o: { simulated: boolean }) {
+  const market = dataApiMarket({ ch: engines.ch, sql: engines.sql, configs, price, publicBaseUrl: config.publicBaseUrl, board: createMarketBoard(engines.ch, 10_000) });
+  return startAgentRuntime({
+    config,
+    sql: engines.sql,
+    ch: engines.ch,
+    log,
+    firewall: loadFirewall(config.launch.firewallRulesFile),
+    market,
+    solUsd: async () => ((await price.current()) ?? price.lastKnown())?.usd ?? null,
+    simulated: o.simulated,
+    onAgentsChanged: (mints) => refreshDirectory(engines.sql, engines.ch, configs, mints),
+  });
 }

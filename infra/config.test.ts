@@ -69,6 +69,14 @@ describe("config", () => {
     expect(message).not.toContain("hunter2");
   });
 
+  test("agent runtime: no provider by default, the provider's URL and key, the cadence; a bad provider URL is not echoed", () => {
+    expect(loadConfig({}).runtime).toEqual({ provider: null, cycleSeconds: 300, cycleTimeoutMs: 90_000, concurrency: 8 });
+    const c = loadConfig({ MODEL_PROVIDER_URL: "https://openrouter.ai/api/v1/", MODEL_PROVIDER_KEY: "sk-or-secret", AGENT_CYCLE_SECONDS: "60", AGENT_CYCLE_TIMEOUT_SECONDS: "20", AGENT_CYCLE_CONCURRENCY: "2" });
+    expect(c.runtime).toEqual({ provider: { url: "https://openrouter.ai/api/v1", key: "sk-or-secret" }, cycleSeconds: 60, cycleTimeoutMs: 20_000, concurrency: 2 });
+    expect(() => loadConfig({ MODEL_PROVIDER_URL: "ftp://user:sk-pass@x" })).toThrow(/MODEL_PROVIDER_URL: must start with https:\/\/ or http:\/\/ \(got a value that is not shown: it is a secret\)/);
+    expect(() => loadConfig({ AGENT_CYCLE_SECONDS: "0" })).toThrow(/AGENT_CYCLE_SECONDS/);
+  });
+
   test("Launch API settings: defaults, and the vault key decoded", () => {
     const key = Buffer.alloc(32, 7).toString("base64");
     const c = loadConfig({ PORT: "4000", VAULT_ENCRYPTION_KEY: key, IPFS_PIN_URL: "https://pin.example/pinning/pinFileToIPFS", IPFS_PIN_TOKEN: "token-123456" });

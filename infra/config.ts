@@ -163,6 +163,16 @@ const EnvSchema = v.object({
   TOKENOMICS_SPLIT: v.optional(v.string(), "70,15,15"),
   /** models operators may pick, with their prices: `<model id>=<input USD>/<output USD>` per million tokens, comma-separated; the first is the default (see parseModelCatalog) */
   MODEL_CATALOG: v.optional(v.string(), DEFAULT_MODEL_CATALOG),
+  /** agent runtime: base URL of an OpenAI-compatible chat-completions API (OpenRouter, a hosted model, a local server), e.g. https://openrouter.ai/api/v1; unset = no provider: agents stay asleep (in demo mode the built-in demo provider runs instead) */
+  MODEL_PROVIDER_URL: optionalUrl(["https://", "http://"]),
+  /** agent runtime: API key of the model provider (secret, never logged); unset = requests carry no key (a local server) */
+  MODEL_PROVIDER_KEY: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** agent runtime: seconds between two decision cycles of an awake agent */
+  AGENT_CYCLE_SECONDS: positiveInt("300"),
+  /** agent runtime: seconds a decision cycle may take, model calls and their retries included; past it the cycle ends with an error line */
+  AGENT_CYCLE_TIMEOUT_SECONDS: positiveInt("90"),
+  /** agent runtime: decision cycles one process runs at once */
+  AGENT_CYCLE_CONCURRENCY: positiveInt("8"),
   /** run as root: where the embedded Postgres's binaries and data go when the postgres user cannot reach them (a checkout or DATA_DIR in a private folder); must be durable */
   EMBEDDED_POSTGRES_FALLBACK_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "/var/lib/agent-coin-platform"),
   /** Data API: requests per minute per client address, sustained (429 RATE_LIMITED beyond); 0 = no limit */
@@ -226,6 +236,8 @@ export type Config = Readonly<{
   tokenomics: Readonly<{ platformTokenMint: string | null; split: Readonly<{ vault: number; creator: number; platformBurn: number }> }>;
   /** the models operators may pick (MODEL_CATALOG); the first is the default */
   models: readonly Readonly<CatalogModel>[];
+  /** the agent runtime: the model provider (null = none configured) and the cycles' cadence */
+  runtime: Readonly<{ provider: Readonly<{ url: string; key: string | null }> | null; cycleSeconds: number; cycleTimeoutMs: number; concurrency: number }>;
   dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
   metrics: Readonly<{ token: string | null }>;
   parkedFactsMaxAgeHours: number;
@@ -248,7 +260,7 @@ function parseSplit(text: string): { vault: number; creator: number; platformBur
 }
 
 /** Keys whose values are never echoed, even when invalid (URLs may carry passwords). */
-const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL", "METRICS_TOKEN"]);
+const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL", "METRICS_TOKEN", "MODEL_PROVIDER_KEY", "MODEL_PROVIDER_URL"]);
 
 /** Parses an environment (process.env by default) into a Config or throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -329,6 +341,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       split: Object.freeze(typeof split === "string" ? { vault: 70, creator: 15, platformBurn: 15 } : split),
     }),
     models: Object.freeze(typeof models === "string" ? [] : models.map((m) => Object.freeze(m))),
+    runtime: Object.freeze({
+      provider: e.MODEL_PROVIDER_URL ? Object.freeze({ url: e.MODEL_PROVIDER_URL.replace(/\/+$/, ""), key: e.MODEL_PROVIDER_KEY ?? null }) : null,
+      cycleSeconds: e.AGENT_CYCLE_SECONDS,
+      cycleTimeoutMs: e.AGENT_CYCLE_TIMEOUT_SECONDS * 1000,
+      concurrency: e.AGENT_CYCLE_CONCURRENCY,
+    }),
     dataApi: Object.freeze({
       ratePerMinute: e.DATA_API_RATE_PER_MINUTE,
       rateBurst: e.DATA_API_RATE_BURST,

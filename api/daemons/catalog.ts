@@ -51,6 +51,11 @@ export function capabilitiesOf(template: string): Capability[] {
   return t ? [...COMMON, ...t.capabilities] : [];
 }
 
+/** The template's job in words (the runtime tells the model); empty for an unknown template. */
+export function jobOf(template: string): string {
+  return TEMPLATES[template]?.job ?? "";
+}
+
 export const PRESENCE = ["influencer", "quiet"] as const;
 export const TRAITS_MAX = 3;
 /** Suggested traits (the spec gives none; an operator may write others). */

@@ -104,6 +104,7 @@ describe("GET /v1/daemons/:mint", () => {
       template: "patron",
       model: "house/small",
       state: "awake",
+      stateReason: "",
       autonomy: "supervised",
       persona: { name: "Ada", presence: "influencer", traits: ["bold", "calm"], drive: "reward holders", motto: "hold on", identity: "", voice: "", lore: "", rules: "" },
       fuel: {

@@ -78,7 +78,7 @@ async function publicAgent(sql: Sql, mint: string): Promise<AgentRecord> {
   return a;
 }
 
-/** GET /daemons/:mint: template, model, state, autonomy, persona, fuel. */
+/** GET /daemons/:mint: template, model, state (and stateReason), autonomy, persona, fuel. */
 export async function profile(deps: DaemonServiceDeps, mint: string) {
   const [a, usd] = await Promise.all([publicAgent(deps.sql, mint), solUsd(deps)]);
   return {
@@ -86,6 +86,8 @@ export async function profile(deps: DaemonServiceDeps, mint: string) {
     template: a.template,
     model: a.model ?? deps.models[0]?.id ?? null,
     state: a.state,
+    // ours: why the agent sleeps or is frozen, in words ("" when awake)
+    stateReason: a.state_reason,
     autonomy: a.autonomy,
     persona: personaView(a),
     fuel: fuelOf(fuelInputs(a, usd)),

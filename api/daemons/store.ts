@@ -11,12 +11,14 @@ import type { Autonomy, Decision, PersonaChange, PersonaText } from "./model";
 import { PERSONA_TEXTS } from "./model";
 
 /** A transaction, typed as the pool's Sql (postgres.js types them apart; they take the same queries). */
-const inTx = <T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> => sql.begin((t) => work(t as unknown as Sql)) as Promise<T>;
+export const inTx = <T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> => sql.begin((t) => work(t as unknown as Sql)) as Promise<T>;
 
 export type AgentRecord = {
   mint: string;
   creator: string;
   state: string;
+  /** why the runtime put it in its state (agents/runtime/states.ts); "" when awake or forming */
+  state_reason: string;
   status: string;
   template: string;
   model: string | null;
@@ -34,7 +36,7 @@ export type AgentRecord = {
 } & Record<PersonaText, string | null>;
 
 const AGENT_SELECT = (sql: Sql) => sql`
-  SELECT a.mint, a.creator, a.state, a.status, a.template, a.model, a.autonomy, a.coin_name, a.symbol, a.image_url,
+  SELECT a.mint, a.creator, a.state, a.state_reason, a.status, a.template, a.model, a.autonomy, a.coin_name, a.symbol, a.image_url,
          a.name, a.presence, a.traits, a.drive, a.motto, a.identity, a.voice, a.lore, a.rules,
          w.lamports, w.usdc_atoms, w.read_at AS balance_read_at,
          COALESCE((SELECT sum(s.usd_micros) FROM daemon_spend s WHERE s.mint = a.mint AND s.kind = 'spend' AND s.settled_at IS NULL), 0)::bigint AS unsettled_micros
@@ -195,9 +197,11 @@ export type ProposalRow = {
   created_at: Date; expires_at: Date; decided_at: Date | null;
 };
 
-export async function createProposal(sql: Sql, mint: string, p: { kind: string; payload: unknown; expiresAt: Date }): Promise<ProposalRow> {
+/** `approved` (by `decidedBy`): an autonomous agent's own proposal within the limits, recorded for the executor. */
+export async function createProposal(sql: Sql, mint: string, p: { kind: string; payload: unknown; expiresAt: Date; approvedBy?: string }): Promise<ProposalRow> {
   const [row] = await sql<ProposalRow[]>`
-    INSERT INTO daemon_proposals (mint, kind, payload, expires_at) VALUES (${mint}, ${p.kind}, ${sql.json(p.payload as never)}, ${p.expiresAt})
+    INSERT INTO daemon_proposals (mint, kind, payload, expires_at, status, decided_at, decided_by)
+    VALUES (${mint}, ${p.kind}, ${sql.json(p.payload as never)}, ${p.expiresAt}, ${p.approvedBy ? "approved" : "waiting"}, ${p.approvedBy ? sql`now()` : null}, ${p.approvedBy ?? null})
     RETURNING id, mint, kind, payload, status, created_at, expires_at, decided_at`;
   return row!;
 }

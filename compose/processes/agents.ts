@@ -1,14 +1,14 @@
 /**
  * The agents process (scaled mode, `agents/main.ts`): the agents' background work
  * (agents/background.ts): vault balances, coin metadata, and the launch tracker that turns
- * confirmed launches into agents, the SOL price history. Health, readiness and metrics on PORT. Run one or more:
+ * confirmed launches into agents, the SOL price history; and the agent runtime (agents/runtime/: states and decision cycles). Health, readiness and metrics on PORT. Run one or more:
  * each job skips work another process holds (advisory lock) or that is not due yet.
  */
 import type { Config } from "../../infra/config";
 import type { Logger } from "../../infra/log";
 import { startAgentBackground } from "../../agents/background";
 import { healthServer, openPlatform, processHandle } from "../boot";
-import { enginesReady, launchPlatform, priceSources } from "../wiring";
+import { enginesReady, launchPlatform, priceSources, startRuntime } from "../wiring";
 import { createSolPriceService } from "../../infra/sol-price";
 
 export async function startAgents(given: Config, log: Logger) {
@@ -19,10 +19,11 @@ export async function startAgents(given: Config, log: Logger) {
   const price = createSolPriceService(sources, log.child({ stage: "price" }));
   const priceHistory = { ch, price, simulated: sources.some((s) => s.simulated) };
   const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null, priceHistory });
+  const runtime = startRuntime(config, engines, configs, price, log, { simulated: simConfigs !== null });
   const server = await step(`listening on port ${config.port}`, () =>
     healthServer(config.port, () => enginesReady(engines), () => `# TYPE acp_agents_jobs gauge\nacp_agents_jobs ${jobs.names.length}\n`, config.metrics.token),
   );
   const port = server.server?.port;
   log.info("agents background running", { jobs: jobs.names, port });
-  return processHandle(log, port, () => [() => jobs.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
+  return processHandle(log, port, () => [() => jobs.stop(), () => runtime.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
 }

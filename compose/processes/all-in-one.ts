@@ -2,7 +2,7 @@
  * The all-in-one process (`main.ts`, the embedded default): engines under DATA_DIR,
  * migrations, the bus (in-process, or Kafka when KAFKA_BROKERS is set, with the consumer in
  * this process too), the HTTP API and webhook receiver, reconciliation (transactions and
- * holders), holder counting, the agents' background jobs, and, with no chain configured,
+ * holders), holder counting, the agents' background jobs and runtime (decision cycles), and, with no chain configured,
  * the simulator posting through the real webhook (it also plays a SOL price when no price
  * source is configured, and gives its coins images and descriptions). Any start-up failure
  * logs one line and exits 1.
@@ -15,7 +15,7 @@ import { simulatedMetadataResolver } from "../../ingest/simulator/coin-media";
 import { startAgentBackground } from "../../agents/background";
 import { startTransactionConsumer } from "../../pipelines/kafka/consumer";
 import { openPlatform, processHandle } from "../boot";
-import { priceSources, wirePlatform } from "../wiring";
+import { priceSources, startRuntime, wirePlatform } from "../wiring";
 import { kafkaBus, kafkaWithTopic, pollConsumerLag } from "../kafka";
 import { startHolderReconciliation, startReconciliation } from "../reconciliation";
 import { startSimulatorPosting } from "./simulator";
@@ -65,6 +65,9 @@ export async function startAllInOne(given: Config, log: Logger) {
     priceHistory: { ch, price, simulated: priceSimulated },
   });
 
+  // the agent runtime: states and decision cycles (in demo mode against the built-in demo provider)
+  const runtime = startRuntime(config, engines, configs, price, log, { simulated: simConfigs !== null });
+
   let simulator: ReturnType<typeof startSimulatorPosting> | null = null;
   if (simConfigs) {
     log.info("no SOLANA_RPC_URL: the simulator plays a platform through the webhook", {
@@ -86,6 +89,7 @@ export async function startAllInOne(given: Config, log: Logger) {
     () => simulator?.abort(),
     () => lagTimer && clearInterval(lagTimer),
     () => background.stop(),
+    () => runtime.stop(),
     () => platform.addressSync?.stop(),
     () => simulator?.finished,
     () => server.stop(),
