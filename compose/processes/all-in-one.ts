@@ -36,7 +36,7 @@ export async function startAllInOne(given: Config, log: Logger) {
   const sources = priceSources(config, rpc, { simulator: simConfigs !== null });
   const priceSimulated = sources.some((s) => s.simulated);
   const price = createSolPriceService(sources, log.child({ stage: "price" }));
-  const platform = await step("platform", () => wirePlatform({ config, log, engines, configs, webhookSecret, rpc, bus, price }));
+  const platform = await step("platform", () => wirePlatform({ config, log, engines, configs, webhookSecret, rpc, bus, price, listenUrl: pg.url }));
   const consumer =
     kafka && kafkaConfig
       ? await step("kafka consumer", () =>
@@ -84,6 +84,7 @@ export async function startAllInOne(given: Config, log: Logger) {
     () => platform.addressSync?.stop(),
     () => simulator?.finished,
     () => server.stop(),
+    () => platform.realtime?.stop(),
     () => platform.bus.close(),
     () => consumer?.stop(),
     () => platform.sink.settled(),
