@@ -47,6 +47,7 @@ export function createHub(deps: HubDeps) {
   const { limits } = deps;
   const subscribers = new Map<Topic, Set<Socket>>();
   const perClient = new Map<string, number>();
+  const open = new Set<Socket>();
   let lastPrice: SolPrice | null = null;
   let priceTimer: ReturnType<typeof setInterval> | null = null;
 
@@ -168,6 +169,18 @@ export function createHub(deps: HubDeps) {
     send(s, answerFrame("unsubscribed", c.topics, c.id));
   }
 
+  function closed(s: Socket) {
+    if (s.closed) return;
+    s.closed = true;
+    open.delete(s);
+    for (const t of [...s.topics]) removed(s, t);
+    if (s.client !== null) {
+      const n = (perClient.get(s.client) ?? 1) - 1;
+      if (n > 0) perClient.set(s.client, n);
+      else perClient.delete(s.client);
+    }
+  }
+
   return {
     /** A new socket, or null when its client has `maxSocketsPerClient` open already (it is told and closed). */
     open(peer: Peer, client: string | null): Socket | null {
@@ -177,7 +190,9 @@ export function createHub(deps: HubDeps) {
         return null;
       }
       if (client !== null) perClient.set(client, (perClient.get(client) ?? 0) + 1);
-      return { peer, client, topics: new Set(), tokens: limits.frameBurst, refilledAt: performance.now(), queue: Promise.resolve(), closed: false };
+      const s: Socket = { peer, client, topics: new Set(), tokens: limits.frameBurst, refilledAt: performance.now(), queue: Promise.resolve(), closed: false };
+      open.add(s);
+      return s;
     },
     message(s: Socket, message: unknown) {
       if (s.closed) return;
@@ -188,22 +203,18 @@ export function createHub(deps: HubDeps) {
       }
       s.queue = s.queue.then(() => handle(s, message)).catch((err) => deps.log.warn("realtime frame failed", { err: (err as Error).message }));
     },
-    close(s: Socket) {
-      if (s.closed) return;
-      s.closed = true;
-      for (const t of [...s.topics]) removed(s, t);
-      if (s.client !== null) {
-        const n = (perClient.get(s.client) ?? 1) - 1;
-        if (n > 0) perClient.set(s.client, n);
-        else perClient.delete(s.client);
-      }
-    },
+    close: closed,
     deliverLine,
     /** sockets and topics held now (tests, metrics) */
-    counts: () => ({ sockets: [...perClient.values()].reduce((a, b) => a + b, 0), topics: subscribers.size }),
+    counts: () => ({ sockets: open.size, topics: subscribers.size }),
+    /** Shutdown: every socket is closed with 1001 (going away: the client reconnects, to another replica if need be), so the server can stop. */
     stop() {
       if (priceTimer) clearInterval(priceTimer);
       priceTimer = null;
+      for (const s of [...open]) {
+        s.peer.close(1001, "server shutting down");
+        closed(s);
+      }
     },
   };
 }

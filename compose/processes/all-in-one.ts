@@ -83,8 +83,8 @@ export async function startAllInOne(given: Config, log: Logger) {
     () => background.stop(),
     () => platform.addressSync?.stop(),
     () => simulator?.finished,
+    () => platform.realtime?.stop(), // its sockets closed first: the server's stop waits for open connections
     () => server.stop(),
-    () => platform.realtime?.stop(),
     () => platform.bus.close(),
     () => consumer?.stop(),
     () => platform.sink.settled(),

@@ -38,5 +38,5 @@ export async function startApi(given: Config, log: Logger) {
   const server = await step(`listening on port ${config.port}`, () => app.listen({ port: config.port, hostname: "0.0.0.0" }));
   const port = server.server?.port;
   log.info("listening", { port });
-  return processHandle(log, port, () => [() => server.stop(), () => realtime.stop(), () => ch.close(), () => pg.stop()]);
+  return processHandle(log, port, () => [() => realtime.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
 }
