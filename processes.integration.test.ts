@@ -11,6 +11,9 @@ import { FIXTURES } from "./compose/testing/platform";
 import { Keypair } from "@solana/web3.js";
 import { launchTestPlatform, signAsCreator, LAUNCH_CONFIG } from "./compose/testing/launch";
 import { printed, spawnChild, stopChild, type Child } from "./infra/testing/processes";
+import { connectSql, type Sql } from "./infra/postgres";
+import { openTestSocket, type TestSocket } from "./infra/testing/ws-client";
+import { appendStdout } from "./api/daemons/store";
 
 // The `ingest` and `api` processes of the scaled mode, as separate processes: they start,
 // answer health and readiness, do their one job, and stop with exit code 0 on SIGTERM.
@@ -83,8 +86,21 @@ describe("scaled-mode processes", () => {
       SIMULATOR: "on", // its configs only: nothing is simulated in the api process
     });
     const base = `http://127.0.0.1:${port}`;
+    let db: Sql | null = null;
+    let socket: TestSocket | null = null;
     try {
       await ready("api", api, base);
+      // the realtime channel: a stdout line written by another process (this one, as the agents process would) reaches the api process's socket
+      db = connectSql(engines.pgUrl.replace(/\/postgres$/, `/${database}`), 2);
+      const mint = Keypair.generate().publicKey.toBase58();
+      await db`
+        INSERT INTO agents (mint, coin_name, symbol, image_url, creator, vault, config, dbc_pool, state, hidden, name, template, category, presence, traits, drive, motto)
+        VALUES (${mint}, 'Coin', 'CN', 'https://img.example/c.png', ${mint}, ${mint + "v"}, ${mint + "c"}, ${mint + "p"}, 'awake', false, 'Ada', 'patron', 'rewards', 'influencer', '[]'::jsonb, '', '')`;
+      socket = await openTestSocket(`ws://127.0.0.1:${port}/v1/ws`);
+      socket.send({ op: "subscribe", topics: [`daemon:${mint}`] });
+      expect(await socket.take("subscribed", (f) => f.op === "subscribed" || f.op === "error")).toEqual({ op: "subscribed", topics: [`daemon:${mint}`] });
+      const line = await appendStdout(db, mint, { kind: "thinking", body: "written by another process" });
+      expect((await socket.take("the line", (f) => f.event === "daemon.stdout")).data).toEqual({ id: line.id.toString(), kind: "thinking", body: "written by another process", meta: {}, createdAt: line.created_at.toISOString() });
       const configs = await fetch(`${base}/v1/public/configs`);
       expect(configs.status).toBe(200);
       expect((await configs.json()).items.map((c: { role: string }) => c.role)).toEqual(["launch", "stock", "legacy"]);
@@ -97,9 +113,12 @@ describe("scaled-mode processes", () => {
       // the production wiring's sign-in: a token it does not know signs nobody in
       const check = await fetch(`${base}/v1/daemons/${Keypair.generate().publicKey.toBase58()}/check`, { method: "POST", headers: { authorization: "Bearer not-a-token" } });
       expect([check.status, (await check.json()).error.code]).toEqual([401, "AUTH_REQUIRED"]);
-      expect(await stop(api)).toBe(0);
+      expect(await stop(api)).toBe(0); // with a socket open and the relay listening
+      expect((await socket.closed).code).toBe(1001); // going away: reconnect elsewhere
     } finally {
+      await socket?.close();
       await stopChild(api);
+      await db?.end({ timeout: 1 });
       await clickhouse.stop();
     }
   }, 120_000);

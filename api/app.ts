@@ -1,6 +1,6 @@
 /**
  * The HTTP app: health, the Data API, the Application API's public reads, the daemon surface, wallet sign-in and the
- * signed-in account, the Launch API, stored media, the webhook receiver and metrics.
+ * signed-in account, the Launch API, stored media, the webhook receiver, the realtime channel and metrics.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -16,6 +16,7 @@ import { poolRoutes, type PoolRouteDeps } from "./pools";
 import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
 import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
+import { realtimeRoutes, WEBSOCKET_SETTINGS, type RealtimeRouteDeps } from "./realtime";
 import type { MediaStore } from "../infra/media-store";
 import { metricsDenial, metricsDenied } from "../infra/metrics-access";
 import { httpDurationHistogram } from "../pipelines/metrics";
@@ -43,13 +44,15 @@ export type AppDeps = {
   auth?: AuthRouteDeps | null;
   /** the signed-in account (/v1/me, /v1/me/agents, /v1/me/wallet) */
   me?: MeRouteDeps | null;
+  /** the realtime channel (/v1/ws) */
+  realtime?: RealtimeRouteDeps | null;
 };
 
 export function createApp(deps: AppDeps) {
   const registry = deps.registry ?? new Registry();
   const httpSeconds = httpDurationHistogram(registry);
   const started = new WeakMap<Request, number>();
-  const app = new Elysia()
+  const app = new Elysia({ websocket: WEBSOCKET_SETTINGS })
     .use(errorHandler(deps.log))
     // latency per route template (never the raw path: a label per mint would grow without end)
     .onRequest(({ request }) => {
@@ -84,7 +87,8 @@ export function createApp(deps: AppDeps) {
     .use(deps.media ? mediaRoutes(deps.media) : new Elysia())
     .use(deps.pools ? poolRoutes(deps.pools) : new Elysia())
     .use(deps.auth ? authRoutes(deps.auth) : new Elysia())
-    .use(deps.me ? meRoutes(deps.me) : new Elysia());
+    .use(deps.me ? meRoutes(deps.me) : new Elysia())
+    .use(deps.realtime ? realtimeRoutes(deps.realtime) : new Elysia());
   return app;
 }
 

@@ -38,6 +38,9 @@ import type { Authenticate } from "../api/daemons/operator";
 import type { Firewall } from "../api/firewall/firewall";
 import { startAgentRuntime } from "../agents/runtime";
 import { dataApiMarket } from "../agents/runtime/market";
+import { createStdoutRelay, type RelayOptions } from "../api/realtime/relay";
+import { createHub, DEFAULT_FRAME_BUDGET } from "../api/realtime/hub";
+import type { RealtimeRouteDeps } from "../api/realtime";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -161,6 +164,37 @@ export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firew
   };
 }
 
+/**
+ * The realtime channel (/v1/ws): this process's sockets (the hub) and its relay, which LISTENs on
+ * `listenUrl` (the Postgres the lines are written to) over a connection of its own, opened when
+ * the first agent topic is subscribed. Every process that serves the API runs one: any replica
+ * serves any topic. The price topic follows this process's own SOL price service.
+ */
+export function realtimePlatform(config: Config, data: DataApiDeps, listenUrl: string, log: Logger, o: { relay?: Partial<RelayOptions>; priceEveryMs?: number } = {}) {
+  const hubLog = log.child({ stage: "realtime" });
+  let hub: ReturnType<typeof createHub> | null = null;
+  const relay = createStdoutRelay({ url: listenUrl, sql: data.sql, log: hubLog, deliver: (row) => hub?.deliverLine(row), ...o.relay });
+  hub = createHub({
+    sql: data.sql,
+    relay,
+    price: data.price,
+    log: hubLog,
+    limits: { ...DEFAULT_FRAME_BUDGET, maxTopicsPerSocket: config.realtime.maxTopicsPerSocket, maxSocketsPerClient: config.realtime.maxSocketsPerClient },
+    priceEveryMs: o.priceEveryMs,
+  });
+  const routes: RealtimeRouteDeps = { hub, clientOf: data.clientOf ?? clientAddressOf(config.dataApi.trustedProxies) };
+  return {
+    routes,
+    hub,
+    relay,
+    async stop() {
+      hub!.stop();
+      await relay.stop();
+    },
+  };
+}
+export type RealtimePlatform = ReturnType<typeof realtimePlatform>;
+
 export async function wirePlatform(opts: {
   config: Config;
   log: Logger;
@@ -177,6 +211,10 @@ export async function wirePlatform(opts: {
   bus?: Bus;
   /** who is signed in on the daemon surface (tests pass a test authenticator); default: the wallet sign-in (api/auth) */
   authenticate?: Authenticate;
+  /** the Postgres URL the realtime channel LISTENs on; none = no /v1/ws */
+  listenUrl?: string;
+  /** tests: the realtime relay's reconnect delay and the price poll */
+  realtime?: Parameters<typeof realtimePlatform>[4];
 }) {
   const { config, log, engines, configs } = opts;
   const { registry, addressSync, metrics, consumerStats, sink, bus, holders } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) });
@@ -185,6 +223,7 @@ export async function wirePlatform(opts: {
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
   const data = dataApiDeps(config, engines, configs, price, opts);
   const signIn = signInApiDeps(config, engines, opts.rpc ?? null, log, data);
+  const realtime = opts.listenUrl ? realtimePlatform(config, data, opts.listenUrl, log, opts.realtime) : null;
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
@@ -198,8 +237,9 @@ export async function wirePlatform(opts: {
     auth: signIn.routes,
     me: signIn.me,
     daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signIn.auth.authenticate),
+    realtime: realtime?.routes ?? null,
   });
-  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders };
+  return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders, realtime };
 }
 
 /**

@@ -171,3 +171,12 @@ describe("wallet sign-in settings", () => {
     expect(message).toContain("SIWS_DOMAIN: must be a host name, optionally with :port (no scheme, no path)");
   });
 });
+
+describe("realtime channel limits", () => {
+  test("defaults, parsed values, and a zero named", () => {
+    expect(loadConfig({}).realtime).toEqual({ maxTopicsPerSocket: 50, maxSocketsPerClient: 20 });
+    expect(loadConfig({ REALTIME_MAX_TOPICS_PER_SOCKET: "3", REALTIME_MAX_SOCKETS_PER_CLIENT: "1200" }).realtime).toEqual({ maxTopicsPerSocket: 3, maxSocketsPerClient: 1200 });
+    expect(() => loadConfig({ REALTIME_MAX_TOPICS_PER_SOCKET: "0" })).toThrow(/REALTIME_MAX_TOPICS_PER_SOCKET/);
+    expect(() => loadConfig({ REALTIME_MAX_SOCKETS_PER_CLIENT: "x" })).toThrow(/REALTIME_MAX_SOCKETS_PER_CLIENT/);
+  });
+});

@@ -181,6 +181,10 @@ const EnvSchema = v.object({
   DATA_API_RATE_BURST: positiveInt("120"),
   /** Data API: proxies whose X-Forwarded-For names the client (IPs or CIDRs, comma-separated); unset = the socket address is the client */
   DATA_API_TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.check((s) => s.split(",").map((e) => e.trim()).filter(Boolean).every((e) => ipaddr.isValid(e) || ipaddr.isValidCIDR(e)), "must be IPs or CIDRs, comma-separated"))),
+  /** realtime channel (/v1/ws): topics one socket may subscribe to at once (TOO_MANY_TOPICS beyond) */
+  REALTIME_MAX_TOPICS_PER_SOCKET: positiveInt("50"),
+  /** realtime channel (/v1/ws): open sockets per client address (the Data API's client address); one more is told TOO_MANY_SOCKETS and closed */
+  REALTIME_MAX_SOCKETS_PER_CLIENT: positiveInt("20"),
   /** /metrics: bearer token it requires; unset = it answers loopback clients only (curl on the same host) */
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
   /** hours a fact waits for its pool or coin (parked) before it is dropped as one that never appears */
@@ -239,6 +243,8 @@ export type Config = Readonly<{
   /** the agent runtime: the model provider (null = none configured) and the cycles' cadence */
   runtime: Readonly<{ provider: Readonly<{ url: string; key: string | null }> | null; cycleSeconds: number; cycleTimeoutMs: number; concurrency: number }>;
   dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
+  /** the realtime channel (api/realtime/) */
+  realtime: Readonly<{ maxTopicsPerSocket: number; maxSocketsPerClient: number }>;
   metrics: Readonly<{ token: string | null }>;
   parkedFactsMaxAgeHours: number;
   /** wallet sign-in (api/auth/) */
@@ -352,6 +358,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateBurst: e.DATA_API_RATE_BURST,
       trustedProxies: Object.freeze((e.DATA_API_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean)),
     }),
+    realtime: Object.freeze({ maxTopicsPerSocket: e.REALTIME_MAX_TOPICS_PER_SOCKET, maxSocketsPerClient: e.REALTIME_MAX_SOCKETS_PER_CLIENT }),
     metrics: Object.freeze({ token: e.METRICS_TOKEN ?? null }),
     parkedFactsMaxAgeHours: e.PARKED_FACTS_MAX_AGE_HOURS,
     auth: Object.freeze({

@@ -37,7 +37,7 @@ export async function startAllInOne(given: Config, log: Logger) {
   const sources = priceSources(config, rpc, { simulator: simConfigs !== null });
   const priceSimulated = sources.some((s) => s.simulated);
   const price = createSolPriceService(sources, log.child({ stage: "price" }));
-  const platform = await step("platform", () => wirePlatform({ config, log, engines, configs, webhookSecret, rpc, bus, price }));
+  const platform = await step("platform", () => wirePlatform({ config, log, engines, configs, webhookSecret, rpc, bus, price, listenUrl: pg.url }));
   const consumer =
     kafka && kafkaConfig
       ? await step("kafka consumer", () =>
@@ -92,6 +92,7 @@ export async function startAllInOne(given: Config, log: Logger) {
     () => runtime.stop(),
     () => platform.addressSync?.stop(),
     () => simulator?.finished,
+    () => platform.realtime?.stop(), // its sockets closed first: the server's stop waits for open connections
     () => server.stop(),
     () => platform.bus.close(),
     () => consumer?.stop(),

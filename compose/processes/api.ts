@@ -1,6 +1,6 @@
 /**
- * The api process (scaled mode, `api/main.ts`): the Data API, the daemon surface, wallet sign-in, the Launch API and
- * stored media, reading ClickHouse and Postgres. Stateless apart from its short response cache
+ * The api process (scaled mode, `api/main.ts`): the Data API, the daemon surface, wallet sign-in, the Launch API,
+ * stored media and the realtime channel (/v1/ws, relayed across replicas by Postgres LISTEN/NOTIFY), reading ClickHouse and Postgres. Stateless apart from its short response cache
  * and per-key rate windows: run replicas freely (launch confirmation in the background is
  * the agents process's job).
  */
@@ -9,7 +9,7 @@ import type { Logger } from "../../infra/log";
 import { createSolPriceService } from "../../infra/sol-price";
 import { createApp } from "../../api/app";
 import { openPlatform, processHandle } from "../boot";
-import { daemonApiDeps, dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources, signInApiDeps } from "../wiring";
+import { daemonApiDeps, dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources, realtimePlatform, signInApiDeps } from "../wiring";
 import { withLaunchVaultKey } from "./vault-key";
 
 export async function startApi(given: Config, log: Logger) {
@@ -18,6 +18,8 @@ export async function startApi(given: Config, log: Logger) {
   const launches = launchPlatform(config, engines, configs, rpc, log);
   const data = dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })));
   const signIn = signInApiDeps(config, engines, rpc, log, data);
+  // every replica LISTENs for the stdout lines any process writes: any replica serves any topic
+  const realtime = realtimePlatform(config, data, pg.url, log);
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
@@ -31,9 +33,10 @@ export async function startApi(given: Config, log: Logger) {
     auth: signIn.routes,
     me: signIn.me,
     daemons: daemonApiDeps(config, data, launches.firewall, configs, log, signIn.auth.authenticate),
+    realtime: realtime.routes,
   });
   const server = await step(`listening on port ${config.port}`, () => app.listen({ port: config.port, hostname: "0.0.0.0" }));
   const port = server.server?.port;
   log.info("listening", { port });
-  return processHandle(log, port, () => [() => server.stop(), () => ch.close(), () => pg.stop()]);
+  return processHandle(log, port, () => [() => realtime.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
 }

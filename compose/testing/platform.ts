@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { loadConfig } from "../../infra/config";
 import { createLogger } from "../../infra/log";
-import { wirePlatform } from "../wiring";
+import { wirePlatform, type realtimePlatform } from "../wiring";
 import type { Authenticate } from "../../api/daemons/operator";
 import { createSolPriceService, type PriceSource } from "../../infra/sol-price";
 import { testEngines } from "../../infra/testing/engines";
@@ -47,11 +47,20 @@ export const callerOf =
 
 export async function testPlatform(
   configs: ConfigRegistry,
-  opts: { solUsd?: number | null; responseCache?: boolean; env?: Record<string, string>; authenticate?: Authenticate } = {},
+  opts: {
+    solUsd?: number | null;
+    responseCache?: boolean;
+    env?: Record<string, string>;
+    authenticate?: Authenticate;
+    /** price sources instead of the fixed-price double */
+    priceSources?: PriceSource[];
+    /** the realtime relay's reconnect delay and the price poll (its LISTEN connection opens only when a socket subscribes to an agent) */
+    realtime?: Parameters<typeof realtimePlatform>[4];
+  } = {},
 ) {
   const engines = await testEngines();
   const config = loadConfig({ PUBLIC_BASE_URL: "https://agents.example", SOLANA_CLUSTER: "devnet", SIMULATOR: "off", ...opts.env });
-  const sources = opts.solUsd === null ? [] : [fixedPriceSourceTestDouble(opts.solUsd ?? 150)];
+  const sources = opts.priceSources ?? (opts.solUsd === null ? [] : [fixedPriceSourceTestDouble(opts.solUsd ?? 150)]);
   const log = createLogger("error");
   const platform = await wirePlatform({
     config,
@@ -64,6 +73,8 @@ export async function testPlatform(
     boardRefreshMs: 0,
     rpc: config.rpcUrl ? createSolanaRpc(config.rpcUrl) : null,
     authenticate: opts.authenticate,
+    listenUrl: engines.pgUrl,
+    realtime: opts.realtime,
   });
   const call = callerOf(platform.app);
   const postWebhook = (body: unknown, secret = TEST_WEBHOOK_SECRET) =>
