@@ -148,6 +148,14 @@ export function signInApiDeps(config: Config, engines: Engines, rpc: SolanaRpc |
   return { auth, routes, me };
 }
 
+/**
+ * The daemon routes' `authenticate` in production: the signed-in wallet, or the sign-in's
+ * own 401 (TOKEN_EXPIRED, TOKEN_REVOKED, ...), so a client there learns to refresh as on /me.
+ */
+const signedInOrWhyNot = (auth: { requireSignedIn(request: Request): Promise<{ address: string }> }): Authenticate => async (request) => ({
+  address: (await auth.requireSignedIn(request)).address,
+});
+
 /** The daemon surface: the Data API's engines, cache, price and client budget; the launches' safety filter; who is signed in (api/auth's `authenticate`). */
 export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firewall, configs: ConfigRegistry, log: Logger, authenticate: Authenticate): DaemonRouteDeps {
   return {
@@ -236,7 +244,7 @@ export async function wirePlatform(opts: {
     pools: poolApiDeps(engines, configs, opts.rpc ?? null, log, data),
     auth: signIn.routes,
     me: signIn.me,
-    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signIn.auth.authenticate),
+    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signedInOrWhyNot(signIn.auth)),
     realtime: realtime?.routes ?? null,
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders, realtime };

@@ -367,7 +367,7 @@ describe("rates per client address", () => {
 });
 
 describe("the daemon surface signs in with it (the default wiring)", () => {
-  test("an operator route and /me/approvals take the access token; another wallet 403, none or a revoked one 401", async () => {
+  test("an operator route and /me/approvals take the access token; another wallet 403, none or a revoked one 401 with its reason", async () => {
     const creator = testWallet();
     const mint = testWallet().address;
     await p.engines.sql`INSERT INTO agents (mint, creator, vault, config) VALUES (${mint}, ${creator.address}, ${testWallet().address}, ${CONFIG})`;
@@ -381,7 +381,9 @@ describe("the daemon surface signs in with it (the default wiring)", () => {
     expect(codeOf(await p.call(`/v1/daemons/${mint}/spend`))).toBe("AUTH_REQUIRED");
     await postJson(p.call, "/v1/auth/logout", {}, bearer(mine.accessToken));
     const after = await p.call(`/v1/daemons/${mint}/spend`, { headers: bearer(mine.accessToken) });
-    expect([after.status, codeOf(after)]).toEqual([401, "AUTH_REQUIRED"]);
+    // the sign-in's own reason, as on /me: the client knows to sign in again, not just that it must
+    expect([after.status, codeOf(after)]).toEqual([401, "TOKEN_REVOKED"]);
+    expect(codeOf(await p.call(`/v1/daemons/${mint}/spend`, { headers: bearer("acp_at_not-a-token") }))).toBe("TOKEN_INVALID");
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "../errors";
 
-/** The signed-in wallet of a request (Authorization: Bearer <access token>), or null. */
+/** The signed-in wallet of a request (Authorization: Bearer <access token>), or null (it may also throw its own 401). */
 export type Authenticate = (request: Request) => Promise<{ address: string } | null>;
 
 export const signInRequired = () =>
