@@ -30,6 +30,8 @@ import type { LaunchRouteDeps } from "../api/launches";
 import { refreshDirectory } from "../pipelines/agents-sink";
 import { createPoolReader } from "../api/pools/chain";
 import type { PoolRouteDeps } from "../api/pools";
+import { cachedTokenSupply } from "../api/app-public/token-supply";
+import { PublicKey } from "@solana/web3.js";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -85,10 +87,17 @@ export function dataApiDeps(
   engines: Engines,
   configs: ConfigRegistry,
   price: SolPriceService,
-  opts: { responseCache?: boolean; boardRefreshMs?: number } = {},
+  opts: { responseCache?: boolean; boardRefreshMs?: number; rpc?: SolanaRpc | null } = {},
 ): DataApiDeps {
+  const rpc = opts.rpc ?? null;
   return {
     ...engines,
+    treasury: {
+      address: config.treasuryAddress,
+      platformTokenMint: config.tokenomics.platformTokenMint,
+      split: config.tokenomics.split,
+      tokenSupply: rpc ? cachedTokenSupply(async (mint) => BigInt((await rpc.connection.getTokenSupply(new PublicKey(mint))).value.amount)) : null,
+    },
     configs,
     price,
     publicBaseUrl: config.publicBaseUrl,
@@ -132,7 +141,7 @@ export async function wirePlatform(opts: {
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
-  const data = dataApiDeps(config, engines, configs, price, opts);
+  const data = dataApiDeps(config, engines, configs, price, { ...opts, rpc: opts.rpc ?? null });
   const app = createApp({
     log,
     ready: () => enginesReady(engines),

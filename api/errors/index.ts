@@ -55,7 +55,7 @@ export const respond = (status: number, body: unknown, headers: Record<string, s
 /** The one onError: typed errors become their status and code; anything else is a logged 500. */
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
 /** Paths any browser origin may read: the Data API and the Application API's public reads (their errors carry CORS too). */
-const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons)(\/|$)/;
+const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons|platform|analytics|tokenomics)(\/|$)/;
 
 /** The status an error is answered with (the one mapping; the latency histogram reads it too). */
 export function errorStatus(error: unknown, code: unknown): number {

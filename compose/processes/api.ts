@@ -16,7 +16,7 @@ export async function startApi(given: Config, log: Logger) {
   const config = await withLaunchVaultKey(given, log); // it serves the Launch API
   const { pg, ch, engines, step, rpc, configs } = await openPlatform(config, log);
   const launches = launchPlatform(config, engines, configs, rpc, log);
-  const data = dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })));
+  const data = dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })), { rpc });
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
