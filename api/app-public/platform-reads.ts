@@ -21,15 +21,15 @@ export const solConfigs = (deps: PublicDeps) => deps.configs.all.filter((c) => c
 
 /**
  * Coins left out of the platform's figures: hidden agents (moderation, a handful) and,
- * from lamport sums, coins paired with a stock (read only when such a config exists).
+ * from lamport sums, coins whose config is not a SOL-quoted platform config (a
+ * stock-paired coin's amounts are stock atoms).
  */
 export async function excludedMints(deps: PublicDeps): Promise<{ hidden: string[]; stock: string[] }> {
-  const nonSol = deps.configs.all.filter((c) => c.quote.kind !== "sol").map((c) => c.address);
   const [hidden, stock] = await Promise.all([
     hiddenMints(deps),
-    nonSol.length
-      ? deps.ch.query<{ mint: string }>("SELECT DISTINCT mint FROM agent_directory WHERE config IN {configs:Array(String)}", { configs: nonSol }).then((r) => r.map((x) => x.mint))
-      : [],
+    deps.ch
+      .query<{ mint: string }>("SELECT DISTINCT mint FROM agent_directory WHERE config NOT IN {sol:Array(String)}", { sol: solConfigs(deps) })
+      .then((r) => r.map((x) => x.mint)),
   ]);
   return { hidden, stock };
 }

@@ -187,7 +187,7 @@ const TREASURY_ITEMS = `
     UNION ALL
     SELECT at, slot, signature, ix, inner, {platform_token:String} AS mint, 'platform_buyback' AS kind,
       concat('{"lamports":"', toString(lamports), '","atoms":"', toString(atoms), '"}') AS data
-    FROM treasury_flows WHERE kind = 'buyback'
+    FROM (SELECT * FROM treasury_flows WHERE kind = 'buyback') -- a subquery: the alias kind above would shadow the column
   )`;
 
 /** An activity item of the Data API; the Application API's feed item is built from it. */
