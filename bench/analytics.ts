@@ -17,7 +17,9 @@ import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { backgroundMergesSettled, benchMints, loadAgents, loadTrades, loadTreasury } from "./dataset";
 import { measureUrl, round } from "./measure";
 
-const { values: args } = parseArgs({ options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" } } });
+const { values: args } = parseArgs({
+  options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" }, profile: { type: "boolean", default: false } },
+});
 const AGENTS = 10_000;
 const TREASURY = "TreasuryBench111111111111111111111111111111";
 const say = (msg: string) => console.error(`[bench:analytics] ${msg}`);
@@ -41,6 +43,34 @@ await loadTreasury(ch, { agents: AGENTS, days: 30, treasury: TREASURY, platformT
 say(`loaded ${args.trades} trades and the treasury's tables in ${round((performance.now() - t) / 1000, 1)} s; merges settled after ${await backgroundMergesSettled(ch)} s`);
 
 const hot = mints[0]!;
+if (args.profile) {
+  // the median time of each ClickHouse and Postgres read behind each endpoint (20 uncached calls each)
+  const times = new Map<string, number[]>();
+  const query = ch.query.bind(ch);
+  (ch as { query: typeof ch.query }).query = (async (q: string, params?: Record<string, unknown>) => {
+    const t0 = performance.now();
+    try {
+      return await query(q, params);
+    } finally {
+      const key = q.replace(/\s+/g, " ").trim().slice(0, 110);
+      times.set(key, [...(times.get(key) ?? []), performance.now() - t0]);
+    }
+  }) as typeof ch.query;
+  for (const path of ["/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=30d", "/v1/analytics/overview?range=all", "/v1/tokenomics", "/v1/feed?kinds=creator_payout,platform_buyback"]) {
+    times.clear();
+    const total: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now();
+      await fetch(`http://127.0.0.1:${a.server!.port}${path}`).then((r) => r.arrayBuffer());
+      total.push(performance.now() - t0);
+    }
+    const med = (xs: number[]) => round([...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!);
+    console.log(`${path}: median ${med(total)} ms`);
+    for (const [k, v] of times) console.log(`   ${med(v)} ms  ${k}`);
+  }
+  await engines.stop();
+  process.exit(0);
+}
 const endpoints: [string, string][] = [
   ["platform stats", "/v1/platform/stats"],
   ["analytics 24h", "/v1/analytics/overview?range=24h"],

@@ -25,6 +25,8 @@ export function windowStart(range: Range, nowSeconds: number): number {
   return hours === null ? 0 : Math.floor(nowSeconds / 3600) * 3600 - (hours - 1) * 3600;
 }
 
+const NEWEST = "at DESC, slot DESC, signature DESC, ix DESC, inner DESC";
+
 type Sums = { config: string; trades: string; volume: string; tf: string; pf: string };
 
 export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = Date.now()) {
@@ -74,12 +76,17 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
       p,
     ),
     deps.ch.query<{ kind: string; mint: string; lamports: string; at: number; signature: string }>(
+      // each side cut to the page before the two are merged
       `SELECT kind, mint, toString(lamports) AS lamports, toUnixTimestamp(at) AS at, signature FROM (
-         SELECT if(role = 'creator', 'creator_fee_claim', 'fee_claim') AS kind, mint, quote_amount AS lamports, at, signature, slot, ix, inner
-         FROM fee_claims WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("lamportMints", lamportMints)}
+         SELECT * FROM (
+           SELECT if(role = 'creator', 'creator_fee_claim', 'fee_claim') AS kind, mint, quote_amount AS lamports, at, signature, slot, ix, inner
+           FROM fee_claims WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("lamportMints", lamportMints)}
+           ORDER BY ${NEWEST} LIMIT {recent:UInt32})
          UNION ALL
-         SELECT concat(payout, '_payout') AS kind, mint, lamports, at, signature, slot, ix, inner FROM (${CLASSIFIED_TRANSFERS}) WHERE 1 ${notIn("hidden", hidden)}
-       ) ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC LIMIT {recent:UInt32}`,
+         SELECT * FROM (
+           SELECT concat(payout, '_payout') AS kind, mint, lamports, at, signature, slot, ix, inner FROM (${CLASSIFIED_TRANSFERS}) WHERE 1 ${notIn("hidden", hidden)}
+           ORDER BY ${NEWEST} LIMIT {recent:UInt32})
+       ) ORDER BY ${NEWEST} LIMIT {recent:UInt32}`,
       p,
     ),
     agentsLive(deps),

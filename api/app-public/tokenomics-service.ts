@@ -19,23 +19,24 @@ import { CLASSIFIED_TRANSFERS, PLATFORM_CLAIM, excludedMints, notIn, treasuryOf,
 
 export const RECENT_TOKENOMICS = 20;
 
-type Totals = { claimed: string; vaults: string; creators: string; spent: string; burned: string; coin_supply: string | null };
+type Totals = { claimed: string; spent: string; burned: string; coin_supply: string | null };
 
 export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
   const t = treasuryOf(deps);
   const mint = t.platformTokenMint;
   const { stock } = await excludedMints(deps);
   const p = { treasury: treasurySet(deps), stock, mint: mint ?? "", recent: RECENT_TOKENOMICS };
-  const [totals, buybacks, payouts] = await Promise.all([
+  const [totals, paid, buybacks, payouts] = await Promise.all([
     deps.ch.query<Totals>(
       `SELECT
          (SELECT toString(sum(quote_amount)) FROM fee_claims WHERE ${PLATFORM_CLAIM} ${notIn("stock", stock)}) AS claimed,
-         (SELECT toString(sumIf(lamports, payout = 'vault')) FROM (${CLASSIFIED_TRANSFERS})) AS vaults,
-         (SELECT toString(sumIf(lamports, payout = 'creator')) FROM (${CLASSIFIED_TRANSFERS})) AS creators,
          (SELECT toString(sum(lamports)) FROM treasury_flows WHERE kind = 'buyback') AS spent,
          (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
          (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply`,
       p,
+    ),
+    deps.ch.query<{ vaults: string; creators: string }>(
+      `SELECT toString(sumIf(lamports, payout = 'vault')) AS vaults, toString(sumIf(lamports, payout = 'creator')) AS creators FROM (${CLASSIFIED_TRANSFERS})`,
     ),
     deps.ch.query<{ at: number; lamports: string; atoms: string; signature: string }>(
       `SELECT toUnixTimestamp(at) AS at, toString(lamports) AS lamports, toString(atoms) AS atoms, signature FROM treasury_flows
@@ -59,8 +60,8 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
     split: { vault: t.split.vault, creator: t.split.creator, platformBurn: t.split.platformBurn },
     totals: {
       feesClaimedLamports: claimed.toString(),
-      sentToVaultsLamports: r.vaults || "0",
-      paidToCreatorsLamports: r.creators || "0",
+      sentToVaultsLamports: paid[0]?.vaults || "0",
+      paidToCreatorsLamports: paid[0]?.creators || "0",
       buybackSpentLamports: spent.toString(),
       buybackBudgetLamports: max0(budget).toString(),
       platformTokenBurnedAtoms: burned.toString(),

@@ -3,12 +3,13 @@
  * reads (app-public/: analytics, tokenomics). No imports: both sides load it.
  */
 /**
- * Each agent's vault and creator, from the directory's newest row per coin. A wallet
- * that is both some agent's vault and a creator counts as a vault (the agent's own
- * wallet); a creator of several coins is named by their newest.
+ * Each agent's vault and creator (agent_directory; a coin's wallets never change, so any
+ * version that has them will do). A wallet that is both some agent's vault and a creator
+ * counts as a vault (the agent's own wallet); a creator of several coins is named by
+ * their newest.
  */
-const DIRECTORY_WALLETS = `SELECT mint, argMax(vault, version) AS vault, argMax(creator, version) AS creator, argMax(created_at, version) AS created
-  FROM agent_directory GROUP BY mint`;
+const WALLETS = (role: "vault" | "creator") =>
+  `SELECT ${role}, argMax(mint, created_at) AS mint FROM agent_directory WHERE ${role} != '' GROUP BY ${role}`;
 
 /**
  * Treasury transfers classified by recipient: `payout` = 'vault' | 'creator' (others are
@@ -19,7 +20,7 @@ export const CLASSIFIED_TRANSFERS = `
   SELECT f.at AS at, f.slot AS slot, f.signature AS signature, f.ix AS ix, f.inner AS inner, f.lamports AS lamports, f.recipient AS recipient,
     if(ifNull(v.mint, '') != '', 'vault', 'creator') AS payout, if(ifNull(v.mint, '') != '', v.mint, c.mint) AS mint
   FROM (SELECT * FROM treasury_flows WHERE kind = 'transfer') AS f
-  LEFT JOIN (SELECT vault, argMax(mint, created) AS mint FROM (${DIRECTORY_WALLETS}) WHERE vault != '' GROUP BY vault) AS v ON f.recipient = v.vault
-  LEFT JOIN (SELECT creator, argMax(mint, created) AS mint FROM (${DIRECTORY_WALLETS}) WHERE creator != '' GROUP BY creator) AS c ON f.recipient = c.creator
+  LEFT JOIN (${WALLETS("vault")}) AS v ON f.recipient = v.vault
+  LEFT JOIN (${WALLETS("creator")}) AS c ON f.recipient = c.creator
   WHERE ifNull(v.mint, '') != '' OR ifNull(c.mint, '') != ''`;
 
