@@ -81,6 +81,9 @@ const endpoints: [string, string][] = [
   ["feed payouts", "/v1/feed?kinds=creator_payout,platform_buyback"],
   ["feed (default kinds)", "/v1/feed"],
   ["daemon feed payouts", `/v1/daemons/${hot}/feed?kinds=creator_payout`],
+  // baselines measured in the same run (the machine is shared: compare with these)
+  ["baseline: Data API stats", "/v1/public/stats"],
+  ["baseline: tokens", "/v1/tokens"],
 ];
 const base = `http://127.0.0.1:${a.server!.port}`;
 const cachedBase = `http://127.0.0.1:${b.server!.port}`;
