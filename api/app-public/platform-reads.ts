@@ -28,7 +28,7 @@ export async function excludedMints(deps: PublicDeps): Promise<{ hidden: string[
   const [hidden, stock] = await Promise.all([
     hiddenMints(deps),
     deps.ch
-      .query<{ mint: string }>("SELECT DISTINCT mint FROM agent_directory WHERE config NOT IN {sol:Array(String)}", { sol: solConfigs(deps) })
+      .query<{ mint: string }>(`SELECT DISTINCT mint FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""}`, { sol: solConfigs(deps) })
       .then((r) => r.map((x) => x.mint)),
   ]);
   return { hidden, stock };

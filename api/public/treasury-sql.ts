@@ -6,10 +6,12 @@
  * Each agent's vault and creator (agent_directory; a coin's wallets never change, so any
  * version that has them will do). A wallet that is both some agent's vault and a creator
  * counts as a vault (the agent's own wallet); a creator of several coins is named by
- * their newest.
+ * their newest. Only the wallets the treasury paid are grouped (the directory has a row per
+ * coin; the treasury pays a few).
  */
 const WALLETS = (role: "vault" | "creator") =>
-  `SELECT ${role}, argMax(mint, created_at) AS mint FROM agent_directory WHERE ${role} != '' GROUP BY ${role}`;
+  `SELECT ${role}, argMax(mint, created_at) AS mint FROM agent_directory
+   WHERE ${role} IN (SELECT recipient FROM treasury_flows WHERE kind = 'transfer' AND recipient != '') GROUP BY ${role}`;
 
 /**
  * Treasury transfers classified by recipient: `payout` = 'vault' | 'creator' (others are
