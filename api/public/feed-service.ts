@@ -7,7 +7,7 @@ import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
 import { decodeCursor, encodeCursor, CURSOR_POSITIONS, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
 import { notFound } from "../errors";
-import { CLASSIFIED_TRANSFERS } from "./treasury-sql";
+import { WALLETS } from "./treasury-sql";
 
 export type TradeRow = {
   mint: string; signature: string; ix: number; inner: number; slot_text: string; at: string; side: string; trader: string;
@@ -115,7 +115,7 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
                 LIMIT {inner_limit:UInt32}`);
   if (treasuryKinds.length)
     parts.push(`SELECT mint, at_ms, id, kind, '' AS text, CAST(NULL, 'Nullable(String)') AS body, data, links
-                FROM (${TREASURY_ITEMS}) WHERE kind IN {treasury_kinds:Array(String)} AND ${mintFilter}
+                FROM (${treasuryItems(mint !== null, pos !== null)}) WHERE kind IN {treasury_kinds:Array(String)} AND ${mintFilter}
                 ${pos ? "AND (at_ms, id) < ({pa:Int64}, {pi:String})" : ""}
                 ORDER BY at_ms DESC, id DESC LIMIT {inner_limit:UInt32}`);
   if (parts.length === 0) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
@@ -175,20 +175,35 @@ type TreasuryKind = (typeof TREASURY_KINDS)[number];
 /**
  * The treasury's flows as activity rows: a transfer to an agent's creator is that agent's
  * `creator_payout` (a wallet that is also some agent's vault is a vault payout, not shown
- * here); a buyback is a `platform_buyback` of the platform token (mint PLATFORM_TOKEN_MINT,
- * "" when unset). Ids start with the zero-padded slot, as trades' do.
+ * here; a creator of several coins is named by the newest); a buyback is a
+ * `platform_buyback` of the platform token (mint PLATFORM_TOKEN_MINT, "" when unset). Ids
+ * start with the zero-padded slot, as trades' do. Each kind is cut to the page (after the
+ * cursor's second) before the coin is looked up, so a page reads the newest flows only;
+ * a coin's own feed looks only at payouts to its creator.
  */
-const TREASURY_ITEMS = `
+const treasuryItems = (mint: boolean, cursor: boolean) => {
+  const after = cursor ? "AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC')" : "";
+  const newest = `ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC LIMIT {inner_limit:UInt32}`;
+  return `
   SELECT mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms, kind, concat(kind, ':', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner)) AS id,
     data, concat('{"signature":"', signature, '"}') AS links
   FROM (
-    SELECT at, slot, signature, ix, inner, mint, 'creator_payout' AS kind, concat('{"lamports":"', toString(lamports), '","creator":"', recipient, '"}') AS data
-    FROM (${CLASSIFIED_TRANSFERS}) WHERE payout = 'creator'
+    SELECT f.at AS at, f.slot AS slot, f.signature AS signature, f.ix AS ix, f.inner AS inner, c.mint AS mint, 'creator_payout' AS kind,
+      concat('{"lamports":"', toString(f.lamports), '","creator":"', f.recipient, '"}') AS data
+    FROM (
+      SELECT * FROM treasury_flows
+      WHERE kind = 'transfer' AND has({treasury_kinds:Array(String)}, 'creator_payout') ${after}
+        AND recipient IN (SELECT creator FROM agent_directory WHERE creator != '' ${mint ? "AND mint = {mint:String}" : ""})
+        AND recipient NOT IN (SELECT vault FROM agent_directory WHERE vault != '')
+      ${newest}
+    ) AS f
+    INNER JOIN (${WALLETS("creator")}) AS c ON f.recipient = c.creator
     UNION ALL
     SELECT at, slot, signature, ix, inner, {platform_token:String} AS mint, 'platform_buyback' AS kind,
       concat('{"lamports":"', toString(lamports), '","atoms":"', toString(atoms), '"}') AS data
-    FROM (SELECT * FROM treasury_flows WHERE kind = 'buyback') -- a subquery: the alias kind above would shadow the column
+    FROM (SELECT * FROM treasury_flows WHERE kind = 'buyback' AND has({treasury_kinds:Array(String)}, 'platform_buyback') ${after} ${newest})
   )`;
+};
 
 /** An activity item of the Data API; the Application API's feed item is built from it. */
 export function activityItem(r: ActivityRow, agent: Summary | undefined, configs: ConfigRegistry) {

@@ -9,7 +9,7 @@
  * their newest. Only the wallets the treasury paid are grouped (the directory has a row per
  * coin; the treasury pays a few).
  */
-const WALLETS = (role: "vault" | "creator") =>
+export const WALLETS = (role: "vault" | "creator") =>
   `SELECT ${role}, argMax(mint, created_at) AS mint FROM agent_directory
    WHERE ${role} IN (SELECT recipient FROM treasury_flows WHERE kind = 'transfer' AND recipient != '') GROUP BY ${role}`;
 
