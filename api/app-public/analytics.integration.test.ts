@@ -46,7 +46,8 @@ async function readLedger(p: Platform) {
     ),
     ch.query<{ mint: string; amount: string }>("SELECT mint, toString(amount) AS amount FROM burns"),
     ch.query<{ mint: string; holders: string; at: number }>("SELECT mint, toString(holders) AS holders, toUnixTimestamp64Milli(counted_at) AS at FROM holder_counts"),
-    ch.query<{ m: number; usd: number; recorded: number }>("SELECT toUnixTimestamp(minute) AS m, usd, toUnixTimestamp(recorded_at) AS recorded FROM sol_price_1m"),
+    // the recorded price of each minute (another test file may have written the same minutes: FINAL keeps one, as the API reads it)
+    ch.query<{ m: number; usd: number; recorded: number }>("SELECT toUnixTimestamp(minute) AS m, usd, toUnixTimestamp(recorded_at) AS recorded FROM sol_price_1m FINAL"),
     ch.query<{ mint: string; version: string; hidden: number; config: string; creator: string; vault: string; created: number; supply: string }>(
       "SELECT mint, toString(version) AS version, hidden, config, creator, vault, toUnixTimestamp64Milli(created_at) AS created, toString(supply_atoms) AS supply FROM agent_directory",
     ),
@@ -56,7 +57,6 @@ async function readLedger(p: Platform) {
   // the directory's newest row per coin
   const dir = new Map<string, (typeof directory)[number]>();
   for (const d of directory) if (!dir.has(d.mint) || BigInt(d.version) > BigInt(dir.get(d.mint)!.version)) dir.set(d.mint, d);
-  // one price per minute (a minute written twice keeps one; ours are written once)
   const priceRows = [...new Map(prices.map((r) => [Number(r.m), r.usd])).entries()].sort(([a], [b]) => a - b);
   return { trades, claims, flows, burns, holders, priceRows, dir, graduated: new Set(migrations.map((m) => m.mint)), agents };
 }
