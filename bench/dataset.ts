@@ -10,6 +10,9 @@ import type { PlatformConfig } from "../ingest/contract/configs";
 
 const MINT_EXPR = (k: string) => `base58Encode(concat(reinterpretAsString(sipHash128(toString(${k}))), reinterpretAsString(sipHash128(toString(${k} + 1000000)))))`;
 
+/** Coin k's creator or vault wallet (distinct addresses, so treasury transfers classify as either). */
+const WALLET_EXPR = (k: string, role: string) => `base58Encode(reinterpretAsString(sipHash128(concat('${role}', toString(${k})))))`;
+
 export async function benchMints(ch: ClickHouse, agents: number): Promise<string[]> {
   const rows = await ch.query<{ mint: string }>(`SELECT ${MINT_EXPR("number")} AS mint FROM numbers({n:UInt32}) ORDER BY number`, { n: agents });
   return rows.map((r) => r.mint);
@@ -33,10 +36,10 @@ export async function loadAgents(ch: ClickHouse, sql: Sql, config: PlatformConfi
   }
   await ch.command(
     `INSERT INTO agent_directory (mint, version, name, coin_name, symbol, category, status, state, hidden, created_at, config, decimals, supply_atoms, start_sqrt_price, creator, vault)
-     SELECT ${MINT_EXPR("number")} AS mint, 1, concat('Bench Coin ', toString(number)), concat('Bench Coin ', toString(number)), concat('B', toString(number)),
+     SELECT ${MINT_EXPR("number")}, 1, concat('Bench Coin ', toString(number)), concat('Bench Coin ', toString(number)), concat('B', toString(number)),
        ['community','trading','predicting','content','rewards','stocks','gambler'][number % 7 + 1], 'active', 'asleep', 0,
        fromUnixTimestamp64Milli(toInt64({now:Int64} - ({n:UInt32} - number) * 60000), 'UTC'), {config:String}, {dec:UInt8}, {supply:UInt64}, {sqrt:UInt128},
-       substring(mint, 1, 32), substring(mint, 1, 32)
+       ${WALLET_EXPR("number", "creator")}, ${WALLET_EXPR("number", "vault")}
      FROM numbers({n:UInt32})`,
     { n: agents, now, config: config.address, dec: config.tokenDecimals, supply: config.supplyAtoms.toString(), sqrt: config.sqrtStartPrice.toString() },
   );
@@ -93,4 +96,60 @@ export async function backgroundMergesSettled(ch: ClickHouse, maxSeconds = 300):
     await Bun.sleep(250);
   }
   return Math.round((performance.now() - started) / 1000);
+}
+
+/**
+ * The treasury's side of a market of `agents` coins over the last `days` days, for the
+ * analytics reads: per coin a few fee claims (platform, creator, a treasury DAMM v2
+ * position), treasury transfers to vaults and creators, buybacks and burns of the platform
+ * token, holder counts (three recounts per coin), and a SOL price for every minute.
+ */
+export async function loadTreasury(ch: ClickHouse, opts: { agents: number; days: number; treasury: string; platformToken: string; claimsPerCoin: number }) {
+  const span = opts.days * 86400;
+  // coin k of a row, skewed like the trades (a few coins get most)
+  const coin = (n: string) => `toUInt64(pow((cityHash64(${n}, 'coin') % 1000000) / 1000000, 2) * {agents:UInt32})`;
+  const sig = (n: string, salt: string) => `base58Encode(concat(reinterpretAsString(sipHash128(concat('${salt}', toString(${n})))), reinterpretAsString(sipHash128(concat('${salt}2', toString(${n}))))))`;
+  const at = (n: string, count: string) => `toDateTime(toUnixTimestamp(now()) - {span:UInt32} + intDiv(${n} * {span:UInt32}, ${count}), 'UTC')`;
+  const claims = opts.agents * opts.claimsPerCoin;
+  const p = { ...opts, span, claims, transfers: opts.agents * 2, buybacks: opts.days * 24 };
+  // roles in turn: the platform (partner), the creator, a treasury DAMM v2 position
+  await ch.command(
+    `INSERT INTO fee_claims
+     SELECT ${MINT_EXPR(coin("number"))}, 400000000 + number, ${sig("number", "claim")}, 1, -1, ${at("number", "{claims:UInt32}")}, 'trading_fee',
+       if(number % 3 = 2, 'damm_v2', 'dbc'), ['partner', 'creator', 'position'][number % 3 + 1], '',
+       if(number % 3 = 1, ${WALLET_EXPR(coin("number"), "creator")}, {treasury:String}), 0, 1000000 + number % 977 * 1000
+     FROM numbers({claims:UInt32})`,
+    p,
+  );
+  // transfers to a coin's vault and to its creator, in turn
+  await ch.command(
+    `INSERT INTO treasury_flows
+     SELECT ${at("number", "{transfers:UInt32}")}, 410000000 + number, ${sig("number", "payout")}, 0, -1, 'transfer', {treasury:String},
+       if(number % 2 = 0, ${WALLET_EXPR(coin("number"), "vault")}, ${WALLET_EXPR(coin("number"), "creator")}), 5000000 + number % 991 * 1000, 0
+     FROM numbers({transfers:UInt32})`,
+    p,
+  );
+  await ch.command(
+    `INSERT INTO treasury_flows
+     SELECT ${at("number", "{buybacks:UInt32}")}, 420000000 + number, ${sig("number", "buyback")}, 0, -1, 'buyback', {treasury:String}, '',
+       20000000 + number % 97 * 1000, 1000000000 + number * 7
+     FROM numbers({buybacks:UInt32})`,
+    p,
+  );
+  await ch.command(
+    `INSERT INTO burns SELECT {platformToken:String}, 430000000 + number, ${sig("number", "burn")}, 0, -1, ${at("number", "{buybacks:UInt32}")}, '', {treasury:String},
+       1000000000 + number * 7, 'spl-token' FROM numbers({buybacks:UInt32})`,
+    p,
+  );
+  await ch.command(
+    `INSERT INTO holder_counts SELECT ${MINT_EXPR("number % {agents:UInt32}")}, 10 + number % 5000, intDiv(number, {agents:UInt32}),
+       fromUnixTimestamp64Milli(toInt64(toUnixTimestamp(now()) * 1000 - (3 - intDiv(number, {agents:UInt32})) * 60000), 'UTC')
+     FROM numbers({holders:UInt32})`,
+    { ...p, holders: opts.agents * 3 },
+  );
+  await ch.command(
+    `INSERT INTO sol_price_1m SELECT toStartOfMinute(toDateTime(toUnixTimestamp(now()) - {span:UInt32} + number * 60, 'UTC')), 120 + number % 41 * 0.5, 'exchange', now()
+     FROM numbers(intDiv({span:UInt32}, 60) + 1)`,
+    p,
+  );
 }

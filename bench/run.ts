@@ -17,7 +17,7 @@ import { createSolPriceService } from "../infra/sol-price";
 import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
-import { backgroundMergesSettled, loadAgents, loadTrades } from "./dataset";
+import { backgroundMergesSettled, benchMints, loadAgents, loadTrades, loadTreasury } from "./dataset";
 import { kafkaPhase } from "./kafka";
 import { testKafkaBrokers, stopTestKafka } from "../infra/testing/kafka";
 import { toEnvelopes } from "../ingest/helius/handle";
@@ -48,7 +48,9 @@ const log = createLogger("warn");
 const simConfigs = fixtureSimConfigs(7);
 const configs = simulatedConfigRegistry(simConfigs);
 // no per-client limit: every request comes from this one loopback client, and the point is throughput
-const config = loadConfig({ SIMULATOR: "off", PUBLIC_BASE_URL: "https://agents.example", DATA_API_RATE_PER_MINUTE: "0" });
+const TREASURY = "TreasuryBench111111111111111111111111111111";
+const platformToken = (await benchMints(ch, 2))[1]!; // one of the market's coins (bench/dataset.ts)
+const config = loadConfig({ SIMULATOR: "off", PUBLIC_BASE_URL: "https://agents.example", DATA_API_RATE_PER_MINUTE: "0", TREASURY_ADDRESS: TREASURY, PLATFORM_TOKEN_MINT: platformToken });
 const price = createSolPriceService([fixedPriceSourceTestDouble(150)], log); // loopback test double: no price feed here
 const wire = (responseCache: boolean) =>
   wirePlatform({ config, log, engines: { ch, sql }, configs, webhookSecret: SECRET, price, responseCache, boardRefreshMs: Number(args["board-ms"]) });
@@ -177,6 +179,7 @@ Bun.gc(true);
 // 3. Data API at each size
 const launch = configs.launch!;
 const mints = await loadAgents(ch, sql, launch, AGENTS);
+await loadTreasury(ch, { agents: AGENTS, days: 30, treasury: TREASURY, platformToken, claimsPerCoin: 6 });
 const hot = mints[0]!;
 const endpoints: [string, string][] = [
   ["agents sort=new", "/v1/public/agents"],
@@ -200,6 +203,13 @@ const endpoints: [string, string][] = [
   ["candles 1d", `/v1/tokens/${hot}/candles?interval=1d`],
   ["feed", "/v1/feed"],
   ["daemon feed", `/v1/daemons/${hot}/feed`],
+  // platform totals, analytics and tokenomics (issue 11)
+  ["platform stats", "/v1/platform/stats"],
+  ["analytics 24h", "/v1/analytics/overview?range=24h"],
+  ["analytics all", "/v1/analytics/overview?range=all"],
+  ["tokenomics", "/v1/tokenomics"],
+  ["feed payouts", "/v1/feed?kinds=creator_payout,platform_buyback"],
+  ["daemon feed payouts", `/v1/daemons/${hot}/feed?kinds=creator_payout`],
 ];
 const api: Record<string, unknown> = {};
 let loaded = 0;

@@ -41,6 +41,8 @@ import { dataApiMarket } from "../agents/runtime/market";
 import { createStdoutRelay, type RelayOptions } from "../api/realtime/relay";
 import { createHub, DEFAULT_FRAME_BUDGET } from "../api/realtime/hub";
 import type { RealtimeRouteDeps } from "../api/realtime";
+import { cachedTokenSupply } from "../api/app-public/token-supply";
+import { PublicKey } from "@solana/web3.js";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -97,10 +99,17 @@ export function dataApiDeps(
   engines: Engines,
   configs: ConfigRegistry,
   price: SolPriceService,
-  opts: { responseCache?: boolean; boardRefreshMs?: number } = {},
+  opts: { responseCache?: boolean; boardRefreshMs?: number; rpc?: SolanaRpc | null } = {},
 ): DataApiDeps {
+  const rpc = opts.rpc ?? null;
   return {
     ...engines,
+    treasury: {
+      address: config.treasuryAddress,
+      platformTokenMint: config.tokenomics.platformTokenMint,
+      split: config.tokenomics.split,
+      tokenSupply: rpc ? cachedTokenSupply(async (mint) => BigInt((await rpc.connection.getTokenSupply(new PublicKey(mint))).value.amount)) : null,
+    },
     configs,
     price,
     publicBaseUrl: config.publicBaseUrl,
@@ -229,7 +238,7 @@ export async function wirePlatform(opts: {
   const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
-  const data = dataApiDeps(config, engines, configs, price, opts);
+  const data = dataApiDeps(config, engines, configs, price, { ...opts, rpc: opts.rpc ?? null });
   const signIn = signInApiDeps(config, engines, opts.rpc ?? null, log, data);
   const realtime = opts.listenUrl ? realtimePlatform(config, data, opts.listenUrl, log, opts.realtime) : null;
   const app = createApp({

@@ -11,13 +11,20 @@ import { parseOrThrow, validationError, ApiError } from "../errors";
 import { listTrades } from "../public/feed-service";
 import { listTokens, getToken, candles } from "./tokens-service";
 import { listFeed } from "./feed-service";
-import { TokensQuery, TradesQuery, MintParam, FeedQuery, parseCandlesQuery } from "./model";
+import { TokensQuery, TradesQuery, MintParam, FeedQuery, AnalyticsQuery, parseCandlesQuery } from "./model";
+import { platformStats } from "./platform-stats";
+import { analyticsOverview } from "./analytics-service";
+import { tokenomics } from "./tokenomics-service";
 
 /** Seconds a shared cache may keep each answer: the Data API's for the same data (the SOL price: its 3 s); candles as trades (2 s) while the window is open, a minute once closed. */
-export const APP_CACHE_SECONDS = { tokens: 5, token: 5, tradesFirstPage: 2, feed: 3, laterPages: 60, candlesOpen: 2, candlesClosed: 60 };
+export const APP_CACHE_SECONDS = {
+  tokens: 5, token: 5, tradesFirstPage: 2, feed: 3, laterPages: 60, candlesOpen: 2, candlesClosed: 60,
+  /** the spec's cache table: platform totals as the Data API's stats (15 s), analytics up to a minute, tokenomics 30 s */
+  platformStats: 15, analytics: 60, tokenomics: 30,
+};
 
 /** The paths these routes answer (for the CORS preflight, which runs before routing). */
-const PATHS = /^\/v1\/(tokens(\/[^/]+(\/(trades|candles))?)?|price\/sol|feed|daemons\/[^/]+\/feed)\/?$/;
+const PATHS = /^\/v1\/(tokens(\/[^/]+(\/(trades|candles))?)?|price\/sol|feed|daemons\/[^/]+\/feed|platform\/stats|analytics\/overview|tokenomics)\/?$/;
 
 /** Runs every parse and reports all their problems in one 400 (a bad mint and a bad query together). */
 export function parseAll<T extends unknown[]>(...parses: { [K in keyof T]: () => T[K] }): T {
@@ -64,6 +71,12 @@ export const appPublicRoutes = (deps: DataApiDeps, now = () => Date.now()) => {
       return cached(set, ["candles", mint, w], ttl, () => candles(deps, mint, w));
     })
     .get("/price/sol", ({ set }) => solPriceAnswer(deps, set))
+    .get("/platform/stats", ({ set }) => cached(set, ["platform-stats"], APP_CACHE_SECONDS.platformStats, () => platformStats(deps, now())))
+    .get("/analytics/overview", ({ query, set }) => {
+      const { range } = parseOrThrow(AnalyticsQuery, query);
+      return cached(set, ["analytics", range], APP_CACHE_SECONDS.analytics, () => analyticsOverview(deps, range, now()));
+    })
+    .get("/tokenomics", ({ set }) => cached(set, ["tokenomics"], APP_CACHE_SECONDS.tokenomics, () => tokenomics(deps, now())))
     .get("/feed", ({ query, set }) => {
       const q = parseOrThrow(FeedQuery, query);
       return cached(set, ["feed", null, q], later(q.cursor, APP_CACHE_SECONDS.feed), () => listFeed(deps, null, q));

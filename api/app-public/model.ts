@@ -27,6 +27,10 @@ export const DEFAULT_FEED_KINDS = FEED_KINDS.filter((k) => k !== "thinking");
 
 export const FeedQuery = v.object({ kinds: kindsParam(FEED_KINDS), limit: intInRange(1, 50, 20), cursor });
 
+/** `range` of the analytics overview (analytics-service.ts RANGE_HOURS). */
+export const RANGES = ["24h", "7d", "30d", "all"] as const;
+export const AnalyticsQuery = v.object({ range: v.optional(v.picklist(RANGES, `must be one of ${RANGES.join(", ")}`), "24h") });
+
 /** Candle intervals and their length in seconds. */
 export const INTERVALS = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600, "4h": 14400, "1d": 86400 } as const;
 export type Interval = keyof typeof INTERVALS;

@@ -59,7 +59,7 @@ const PUBLIC_CORS = { "access-control-allow-origin": "*" };
  * wallet sign-in, and its signed-in routes on /daemons and /me (a bearer token, never a cookie, so no origin gets
  * anything for free).
  */
-const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons|auth|me)(\/|$)/;
+const PUBLIC_READS = /^\/v1\/(public|tokens|price|feed|daemons|platform|analytics|tokenomics|auth|me)(\/|$)/;
 
 /** The status an error is answered with (the one mapping; the latency histogram reads it too). */
 export function errorStatus(error: unknown, code: unknown): number {

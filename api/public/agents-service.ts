@@ -13,7 +13,23 @@ import type { MarketBoard } from "./market-board";
 import { decodeCursor, encodeCursor, CURSOR_POSITIONS } from "./model";
 import { notFound } from "../errors";
 
-export type PublicDeps = { ch: ClickHouse; sql: Sql; configs: ConfigRegistry; price: SolPriceService; publicBaseUrl: string; board: MarketBoard };
+export type PublicDeps = {
+  ch: ClickHouse; sql: Sql; configs: ConfigRegistry; price: SolPriceService; publicBaseUrl: string; board: MarketBoard;
+  /** the treasury and the platform token (analytics, tokenomics, payout feed items); absent = none configured */
+  treasury?: TreasuryDeps;
+};
+
+/** What the treasury reads need from configuration (infra/config.ts) and the chain. */
+export type TreasuryDeps = {
+  /** TREASURY_ADDRESS (the configs' feeClaimer addresses belong to the treasury too) */
+  address: string | null;
+  /** PLATFORM_TOKEN_MINT */
+  platformTokenMint: string | null;
+  /** TOKENOMICS_SPLIT, percent */
+  split: Readonly<{ vault: number; creator: number; platformBurn: number }>;
+  /** the current supply of a token in atoms, over RPC (cached by the caller); null = no RPC configured */
+  tokenSupply: ((mint: string) => Promise<bigint | null>) | null;
+};
 
 export type Sort = "new" | "marketcap" | "trending" | "volume";
 const SORT_VALUE: Record<Sort, (r: MarketRow) => bigint> = {

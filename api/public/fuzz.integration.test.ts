@@ -1,6 +1,7 @@
 /**
  * Property: whatever the query string or cursor, the Data API and the Application API's
- * public reads (/v1/tokens…, /v1/feed, /v1/daemons/…, /v1/price/sol) answer 200,
+ * public reads (/v1/tokens…, /v1/feed, /v1/daemons/…, /v1/price/sol, /v1/platform/stats,
+ * /v1/analytics/overview, /v1/tokenomics) answer 200,
  * 400 or 404, never 500. Queries and cursors are generated from a seeded generator (the seed is in
  * the failure message), mixing valid values, junk and forged cursors that carry the
  * right list tag around positions of every JSON type.
@@ -83,13 +84,16 @@ describe("Data API under fuzzed queries and cursors", () => {
       () => "/v1/daemons/catalog",
       () => `/v1/daemons/${mint()}`,
       () => `/v1/daemons/${mint()}/stdout`,
+      () => "/v1/platform/stats",
+      () => "/v1/analytics/overview",
+      () => "/v1/tokenomics",
     ];
-    const keys = ["sort", "category", "q", "limit", "cursor", "kinds", "junk", "limit", "cursor", "__proto__", "constructor", "interval", "from", "to", "from", "to"];
+    const keys = ["sort", "category", "q", "limit", "cursor", "kinds", "junk", "limit", "cursor", "__proto__", "constructor", "interval", "from", "to", "from", "to", "range", "range"];
     const failures: string[] = [];
     for (let i = 0; i < 500; i++) {
       const params = Array.from({ length: r.int(5) }, () => {
         const k = r.pick(keys);
-        return `${k}=${k === "cursor" ? cursor() : k === "kinds" ? r.pick([word(), r.pick([ACTIVITY_KINDS, FEED_KINDS]).slice(0, r.int(ACTIVITY_KINDS.length)).join(",")]) : word()}`;
+        return `${k}=${k === "cursor" ? cursor() : k === "range" ? r.pick(["24h", "7d", "30d", "all", word()]) : k === "kinds" ? r.pick([word(), r.pick([ACTIVITY_KINDS, FEED_KINDS]).slice(0, r.int(ACTIVITY_KINDS.length)).join(",")]) : word()}`;
       });
       const path = `${r.pick(paths)()}${params.length ? "?" + params.join("&") : ""}`;
       const res = await p.call(path);

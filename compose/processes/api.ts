@@ -16,7 +16,7 @@ export async function startApi(given: Config, log: Logger) {
   const withKey = await withLaunchVaultKey(given, log); // it serves the Launch API
   const { pg, ch, engines, step, rpc, configs, config } = await openPlatform(withKey, log);
   const launches = launchPlatform(config, engines, configs, rpc, log);
-  const data = dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })));
+  const data = dataApiDeps(config, engines, configs, createSolPriceService(priceSources(config, rpc), log.child({ stage: "price" })), { rpc });
   const signIn = signInApiDeps(config, engines, rpc, log, data);
   // every replica LISTENs for the stdout lines any process writes: any replica serves any topic
   const realtime = realtimePlatform(config, data, pg.url, log);

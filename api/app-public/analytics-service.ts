@@ -1,0 +1,146 @@
+/**
+ * GET /v1/analytics/overview?range=24h|7d|30d|all. Every figure is a sum of rollups
+ * (`fees_1h`, `coin_fees_1d`, `coin_fees`: ClickHouse migration 0011) or of the small
+ * treasury tables, never a scan of the trades (hidden coins' own trades excepted: a
+ * handful of coins, read by their key and taken off the totals).
+ *
+ * Windows are whole hours: `24h` is the hour in progress and the 23 before it (7d: 168
+ * hours, 30d: 720), `all` has no start. Claims and payouts in the window are those at or
+ * after its first hour. topEarners counts whole UTC days: the days the window touches.
+ */
+import { lamportsToUsd } from "../../ingest/contract/market-math";
+import { solUsdNow, type PublicDeps } from "../public/agents-service";
+import {
+  CLASSIFIED_TRANSFERS, PLATFORM_CLAIM, PRICE_OR_FIRST, agentsLive, excludedMints, holdersTotal, notIn, solConfigs, treasurySet, withSolPrice,
+} from "./platform-reads";
+
+export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
+export type Range = keyof typeof RANGE_HOURS;
+export const TOP_EARNERS = 10;
+export const RECENT_PAYOUTS = 20;
+
+/** The window's first second (unix), the start of its first hour; 0 for `all`. */
+export function windowStart(range: Range, nowSeconds: number): number {
+  const hours = RANGE_HOURS[range];
+  return hours === null ? 0 : Math.floor(nowSeconds / 3600) * 3600 - (hours - 1) * 3600;
+}
+
+const NEWEST = "at DESC, slot DESC, signature DESC, ix DESC, inner DESC";
+
+type Sums = { config: string; trades: string; volume: string; tf: string; pf: string };
+
+export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = Date.now()) {
+  const since = windowStart(range, Math.floor(nowMs / 1000));
+  const sinceDay = Math.floor(since / 86400) * 86400;
+  const { hidden, stock } = await excludedMints(deps);
+  const sol = solConfigs(deps);
+  const treasury = treasurySet(deps);
+  const pcts = sol.map((a) => deps.configs.byAddress.get(a)!.creatorPct);
+  const lamportMints = [...new Set([...hidden, ...stock])];
+  const p = { since, sinceDay, hidden, stock, sol, pcts, treasury, lamportMints, limit: TOP_EARNERS, recent: RECENT_PAYOUTS };
+  const [all, ofHidden, earners, revenue, rewards, payouts, live, holders, solUsd] = await Promise.all([
+    deps.ch.query<Sums>(
+      `SELECT config, toString(sum(trades)) AS trades, toString(sum(volume)) AS volume, toString(sum(trading_fee)) AS tf, toString(sum(protocol_fee)) AS pf
+       FROM fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC') GROUP BY config`,
+      p,
+    ),
+    hidden.length
+      ? deps.ch.query<Sums>(
+          `SELECT config, toString(count()) AS trades, toString(sum(amount_quote)) AS volume, toString(sum(trading_fee)) AS tf, toString(sum(protocol_fee)) AS pf
+           FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC') GROUP BY config`,
+          p,
+        )
+      : [],
+    // the creator's side of each coin's trading fees, floored per coin and config
+    deps.ch.query<{ mint: string; lamports: string }>(
+      `SELECT mint, toString(sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100))) AS lamports
+       FROM (SELECT mint, config, sum(trading_fee) AS tf FROM ${range === "all" ? "coin_fees WHERE 1" : "coin_fees_1d WHERE day >= toDate(toDateTime({sinceDay:UInt32}, 'UTC'))"}
+             AND config IN {sol:Array(String)} ${notIn("hidden", hidden)} GROUP BY mint, config)
+       GROUP BY mint HAVING sum(tf) > 0 ORDER BY toUInt128(lamports) DESC, mint LIMIT {limit:UInt32}`,
+      p,
+    ),
+    deps.ch.query<{ day: string; lamports: string; usd: number | null }>(
+      `SELECT toString(c.day) AS day, toString(sum(c.lamports)) AS lamports, sum(toFloat64(c.lamports) * ${PRICE_OR_FIRST}) / 1e9 AS usd
+       FROM ${withSolPrice(`SELECT 0 AS k, toStartOfMinute(at) AS minute, toDate(at) AS day, quote_amount AS lamports FROM fee_claims
+                            WHERE at >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM} ${notIn("stock", stock)}`)}
+       GROUP BY c.day ORDER BY c.day SETTINGS join_use_nulls = 1`,
+      p,
+    ),
+    // creator rewards, all time: creators' own fee claims and the treasury's payouts to creators
+    deps.ch.query<{ lamports: string; usd: number | null }>(
+      `SELECT toString(sum(c.lamports)) AS lamports, sum(toFloat64(c.lamports) * ${PRICE_OR_FIRST}) / 1e9 AS usd
+       FROM ${withSolPrice(`SELECT 0 AS k, toStartOfMinute(at) AS minute, quote_amount AS lamports FROM fee_claims WHERE role = 'creator' ${notIn("stock", stock)}
+                            UNION ALL
+                            SELECT 0 AS k, toStartOfMinute(at) AS minute, lamports FROM (${CLASSIFIED_TRANSFERS}) WHERE payout = 'creator'`)}
+       SETTINGS join_use_nulls = 1`,
+      p,
+    ),
+    deps.ch.query<{ kind: string; mint: string; lamports: string; at: number; signature: string }>(
+      // each side cut to the page before the two are merged
+      `SELECT kind, mint, toString(lamports) AS lamports, toUnixTimestamp(at) AS at, signature FROM (
+         SELECT * FROM (
+           SELECT if(role = 'creator', 'creator_fee_claim', 'fee_claim') AS kind, mint, quote_amount AS lamports, at, signature, slot, ix, inner
+           FROM fee_claims WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("lamportMints", lamportMints)}
+           ORDER BY ${NEWEST} LIMIT {recent:UInt32})
+         UNION ALL
+         SELECT * FROM (
+           SELECT concat(payout, '_payout') AS kind, mint, lamports, at, signature, slot, ix, inner FROM (${CLASSIFIED_TRANSFERS}) WHERE 1 ${notIn("hidden", hidden)}
+           ORDER BY ${NEWEST} LIMIT {recent:UInt32})
+       ) ORDER BY ${NEWEST} LIMIT {recent:UInt32}`,
+      p,
+    ),
+    agentsLive(deps),
+    holdersTotal(deps, hidden),
+    solUsdNow(deps),
+  ]);
+  const net = new Map<string, { trades: bigint; volume: bigint; tf: bigint; pf: bigint }>();
+  for (const [rows, sign] of [[all, 1n], [ofHidden, -1n]] as const)
+    for (const r of rows) {
+      const n = net.get(r.config) ?? { trades: 0n, volume: 0n, tf: 0n, pf: 0n };
+      n.trades += sign * BigInt(r.trades);
+      n.volume += sign * BigInt(r.volume || 0);
+      n.tf += sign * BigInt(r.tf || 0);
+      n.pf += sign * BigInt(r.pf || 0);
+      net.set(r.config, n);
+    }
+  let trades = 0n, volume = 0n, tradingFees = 0n, protocolFees = 0n, creatorFees = 0n;
+  for (const [config, n] of net) {
+    trades += n.trades;
+    const cfg = deps.configs.byAddress.get(config);
+    if (cfg?.quote.kind !== "sol") continue;
+    volume += n.volume;
+    tradingFees += n.tf;
+    protocolFees += n.pf;
+    creatorFees += (n.tf * BigInt(cfg.creatorPct)) / 100n;
+  }
+  const configured = deps.configs.launch ?? deps.configs.all[0];
+  const creatorBps = configured ? configured.creatorPct * 100 : 0;
+  const names = new Map((await deps.board.rows()).filter((r) => earners.some((e) => e.mint === r.mint)).map((r) => [r.mint, r]));
+  const series = revenue.map((d) => ({ day: d.day, lamports: d.lamports, usd: d.usd }));
+  const revenueUsd = series.some((d) => d.usd === null) ? null : series.reduce((s, d) => s + d.usd!, 0);
+  const reward = rewards[0];
+  return {
+    range,
+    totals: {
+      agentsLive: live,
+      trades: Number(trades),
+      volumeLamports: volume.toString(),
+      volumeUsd: lamportsToUsd(volume, solUsd),
+      tradingFeesLamports: tradingFees.toString(),
+      protocolFeesLamports: protocolFees.toString(),
+      holders,
+    },
+    revenue: { lamports: series.reduce((s, d) => s + BigInt(d.lamports), 0n).toString(), usd: revenueUsd, series },
+    feeSplit: {
+      creatorLamports: creatorFees.toString(),
+      platformLamports: (tradingFees - creatorFees).toString(),
+      protocolLamports: protocolFees.toString(),
+      creatorBps,
+      platformBps: configured ? 10_000 - creatorBps : 0,
+    },
+    creatorRewards: { lamports: reward?.lamports || "0", usd: reward && BigInt(reward.lamports || 0) > 0n ? reward.usd : 0 },
+    topEarners: earners.map((e) => ({ mint: e.mint, name: names.get(e.mint)?.coin_name ?? "", symbol: names.get(e.mint)?.symbol ?? "", lamports: e.lamports })),
+    recentPayouts: payouts.map((x) => ({ kind: x.kind, mint: x.mint, lamports: x.lamports, at: new Date(Number(x.at) * 1000).toISOString(), signature: x.signature })),
+    at: new Date(nowMs).toISOString(),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * GET /v1/platform/stats: totals across public platform coins (the Data API's visibility
+ * rule: hidden agents' coins are left out). Coins, volumes and market cap come from the
+ * in-memory market board; trade counts, fees and holders from ClickHouse rollups (one
+ * row per coin or per minute; hidden coins' own trades, read by their key, are taken off). Lamport sums cover coins
+ * quoted in SOL; a stock-paired coin's amounts are stock atoms and are left out of them.
+ */
+import { formatUnits, lamportsToUsd } from "../../ingest/contract/market-math";
+import { solUsdNow, type PublicDeps } from "../public/agents-service";
+import { agentsLive, excludedMints, holdersTotal, notIn, solConfigs } from "./platform-reads";
+
+export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
+  const since = Math.floor(nowMs / 1000) - 86400;
+  const { hidden, stock } = await excludedMints(deps);
+  const sol = solConfigs(deps);
+  const [rows, counts, live, holders, solUsd] = await Promise.all([
+    deps.board.rows(),
+    deps.ch.query<{ day: string; all: string; hidden_day: string; hidden_all: string; fees: string }>(
+      `SELECT
+         (SELECT toString(sum(trades)) FROM platform_minute WHERE minute >= toDateTime({since:UInt32}, 'UTC')) AS day,
+         (SELECT toString(sum(trades)) FROM platform_minute) AS all,
+         ${hidden.length ? `(SELECT toString(countIf(toStartOfMinute(at) >= toDateTime({since:UInt32}, 'UTC'))) FROM trades WHERE mint IN {hidden:Array(String)})` : "'0'"} AS hidden_day,
+         ${hidden.length ? "(SELECT toString(count()) FROM trades WHERE mint IN {hidden:Array(String)})" : "'0'"} AS hidden_all,
+         (SELECT toString(sum(trading_fee + protocol_fee + referral_fee)) FROM coin_fees WHERE config IN {sol:Array(String)} ${notIn("hidden", hidden)}) AS fees`,
+      { since, hidden, sol },
+    ),
+    agentsLive(deps),
+    holdersTotal(deps, hidden),
+    solUsdNow(deps),
+  ]);
+  const out = new Set([...hidden, ...stock]);
+  const shown = rows.filter((r) => !r.hidden && !hidden.includes(r.mint));
+  const lamportRows = shown.filter((r) => !out.has(r.mint));
+  const sum = (f: (r: (typeof rows)[number]) => bigint) => lamportRows.reduce((s, r) => s + f(r), 0n);
+  const volume24h = sum((r) => r.volume24h);
+  const volumeAll = sum((r) => r.volumeAll);
+  const cap = sum((r) => r.marketCap);
+  const c = counts[0]!;
+  return {
+    coins: shown.length,
+    graduated: shown.filter((r) => r.dammPool).length,
+    agentsLive: live,
+    trades24h: Number(c.day || 0) - Number(c.hidden_day),
+    tradesAll: Number(c.all || 0) - Number(c.hidden_all),
+    volume24hSol: formatUnits(volume24h, 9),
+    volumeAllSol: formatUnits(volumeAll, 9),
+    feesAllSol: formatUnits(BigInt(c.fees || 0), 9),
+    holders,
+    marketCapSol: formatUnits(cap, 9),
+    marketCapUsd: lamportsToUsd(cap, solUsd),
+    solUsd,
+    at: new Date(nowMs).toISOString(),
+  };
+}

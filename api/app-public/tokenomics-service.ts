@@ -1,0 +1,78 @@
+/**
+ * GET /v1/tokenomics: where the platform's share of fees goes (TOKENOMICS_SPLIT: the
+ * agents' vaults, creators, and buybacks and burns of the platform token), read from the
+ * treasury's small tables (fee_claims, treasury_flows, burns) and the directory.
+ *
+ * - feesClaimedLamports: the platform's claims into the treasury, all time (as the
+ *   analytics revenue: partner claims and treasury DAMM v2 position claims, SOL pools).
+ * - sentToVaultsLamports / paidToCreatorsLamports: treasury transfers to an agent's
+ *   vault / creator (agent_directory; a vault wins when a wallet is both).
+ * - buybackSpentLamports: SOL the treasury spent buying the platform token.
+ * - buybackBudgetLamports: platformBurn% of fees claimed, less what buybacks spent (never negative).
+ * - platformTokenBurnedAtoms: burns of PLATFORM_TOKEN_MINT; burnedShareBps = burned ×
+ *   10,000 / (current supply + burned), floored; null while the supply is unknown.
+ * - platformTokenSupply: a platform coin's supply (its config's, less burns), else the
+ *   chain's (`getTokenSupply`, kept 60 s); null without RPC or when the read fails.
+ */
+import type { PublicDeps } from "../public/agents-service";
+import { CLASSIFIED_TRANSFERS, PLATFORM_CLAIM, excludedMints, notIn, treasuryOf, treasurySet } from "./platform-reads";
+
+export const RECENT_TOKENOMICS = 20;
+
+type Totals = { claimed: string; spent: string; burned: string; coin_supply: string | null };
+
+export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
+  const t = treasuryOf(deps);
+  const mint = t.platformTokenMint;
+  const { stock } = await excludedMints(deps);
+  const p = { treasury: treasurySet(deps), stock, mint: mint ?? "", recent: RECENT_TOKENOMICS };
+  const [totals, paid, buybacks, payouts] = await Promise.all([
+    deps.ch.query<Totals>(
+      `SELECT
+         (SELECT toString(sum(quote_amount)) FROM fee_claims WHERE ${PLATFORM_CLAIM} ${notIn("stock", stock)}) AS claimed,
+         (SELECT toString(sum(lamports)) FROM treasury_flows WHERE kind = 'buyback') AS spent,
+         (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
+         (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply`,
+      p,
+    ),
+    deps.ch.query<{ vaults: string; creators: string }>(
+      `SELECT toString(sumIf(lamports, payout = 'vault')) AS vaults, toString(sumIf(lamports, payout = 'creator')) AS creators FROM (${CLASSIFIED_TRANSFERS})`,
+    ),
+    deps.ch.query<{ at: number; lamports: string; atoms: string; signature: string }>(
+      `SELECT toUnixTimestamp(at) AS at, toString(lamports) AS lamports, toString(atoms) AS atoms, signature FROM treasury_flows
+       WHERE kind = 'buyback' ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC LIMIT {recent:UInt32}`,
+      p,
+    ),
+    deps.ch.query<{ at: number; mint: string; creator: string; lamports: string; signature: string }>(
+      `SELECT toUnixTimestamp(at) AS at, mint, recipient AS creator, toString(lamports) AS lamports, signature FROM (${CLASSIFIED_TRANSFERS})
+       WHERE payout = 'creator' ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC LIMIT {recent:UInt32}`,
+      p,
+    ),
+  ]);
+  const r = totals[0]!;
+  const claimed = BigInt(r.claimed || 0);
+  const spent = BigInt(r.spent || 0);
+  const burned = mint ? BigInt(r.burned || 0) : 0n;
+  const budget = (claimed * BigInt(t.split.platformBurn)) / 100n - spent;
+  const supply = !mint ? null : r.coin_supply !== null ? max0(BigInt(r.coin_supply) - burned) : t.tokenSupply ? await t.tokenSupply(mint) : null;
+  const iso = (s: number) => new Date(Number(s) * 1000).toISOString();
+  return {
+    split: { vault: t.split.vault, creator: t.split.creator, platformBurn: t.split.platformBurn },
+    totals: {
+      feesClaimedLamports: claimed.toString(),
+      sentToVaultsLamports: paid[0]?.vaults || "0",
+      paidToCreatorsLamports: paid[0]?.creators || "0",
+      buybackSpentLamports: spent.toString(),
+      buybackBudgetLamports: max0(budget).toString(),
+      platformTokenBurnedAtoms: burned.toString(),
+      burnedShareBps: !mint ? 0 : supply === null ? null : supply + burned === 0n ? 0 : Number((burned * 10_000n) / (supply + burned)),
+    },
+    recentBuybacks: buybacks.map((b) => ({ at: iso(b.at), lamports: b.lamports, atoms: b.atoms, signature: b.signature })),
+    recentCreatorPayouts: payouts.map((x) => ({ at: iso(x.at), mint: x.mint, creator: x.creator, lamports: x.lamports, signature: x.signature })),
+    platformTokenMint: mint,
+    platformTokenSupply: supply === null ? null : supply.toString(),
+    at: new Date(nowMs).toISOString(),
+  };
+}
+
+const max0 = (x: bigint) => (x < 0n ? 0n : x);

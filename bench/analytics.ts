@@ -1,0 +1,104 @@
+/**
+ * The analytics reads alone, without the ingest phases of `npm run bench`: platform
+ * stats, the analytics overview (every range), tokenomics and the payout feeds, uncached
+ * and cached, over 10k coins, `--trades` trades (default 1,000,000) over 30 days and the
+ * treasury's tables (bench/dataset.ts loadTreasury).
+ * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`.
+ */
+import { parseArgs } from "node:util";
+import { freshEngines } from "../infra/testing/engines";
+import { createLogger } from "../infra/log";
+import { loadConfig } from "../infra/config";
+import { wirePlatform } from "../compose/wiring";
+import { createSolPriceService } from "../infra/sol-price";
+import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
+import { fixtureSimConfigs } from "../ingest/simulator";
+import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
+import { backgroundMergesSettled, benchMints, loadAgents, loadTrades, loadTreasury } from "./dataset";
+import { measureUrl, round } from "./measure";
+
+const { values: args } = parseArgs({
+  options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" }, profile: { type: "boolean", default: false } },
+});
+const AGENTS = 10_000;
+const TREASURY = "TreasuryBench111111111111111111111111111111";
+const say = (msg: string) => console.error(`[bench:analytics] ${msg}`);
+
+const engines = await freshEngines("acp-bench-analytics", 20);
+const { ch, sql } = engines;
+const log = createLogger("warn");
+const configs = simulatedConfigRegistry(fixtureSimConfigs(7));
+const platformToken = (await benchMints(ch, 2))[1]!;
+const config = loadConfig({ SIMULATOR: "off", PUBLIC_BASE_URL: "https://agents.example", DATA_API_RATE_PER_MINUTE: "0", TREASURY_ADDRESS: TREASURY, PLATFORM_TOKEN_MINT: platformToken });
+const price = createSolPriceService([fixedPriceSourceTestDouble(150)], log); // loopback test double
+const wire = (responseCache: boolean) => wirePlatform({ config, log, engines: { ch, sql }, configs, webhookSecret: null, price, responseCache });
+const [uncached, cached] = [await wire(false), await wire(true)];
+const a = uncached.app.listen({ port: 0, hostname: "127.0.0.1" });
+const b = cached.app.listen({ port: 0, hostname: "127.0.0.1" });
+
+const mints = await loadAgents(ch, sql, configs.launch!, AGENTS);
+const t = performance.now();
+await loadTrades(ch, { offset: 0, count: Number(args.trades), total: Number(args.trades), agents: AGENTS, days: 30, config: configs.launch!.address });
+await loadTreasury(ch, { agents: AGENTS, days: 30, treasury: TREASURY, platformToken, claimsPerCoin: 6 });
+say(`loaded ${args.trades} trades and the treasury's tables in ${round((performance.now() - t) / 1000, 1)} s; merges settled after ${await backgroundMergesSettled(ch)} s`);
+
+const hot = mints[0]!;
+if (args.profile) {
+  // the median time of each ClickHouse and Postgres read behind each endpoint (20 uncached calls each)
+  const times = new Map<string, number[]>();
+  const query = ch.query.bind(ch);
+  (ch as { query: typeof ch.query }).query = (async (q: string, params?: Record<string, unknown>) => {
+    const t0 = performance.now();
+    try {
+      return await query(q, params);
+    } finally {
+      const key = q.replace(/\s+/g, " ").trim().slice(0, 110);
+      times.set(key, [...(times.get(key) ?? []), performance.now() - t0]);
+    }
+  }) as typeof ch.query;
+  for (const path of ["/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=30d", "/v1/analytics/overview?range=all", "/v1/tokenomics", "/v1/feed?kinds=creator_payout,platform_buyback"]) {
+    times.clear();
+    const total: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now();
+      await fetch(`http://127.0.0.1:${a.server!.port}${path}`).then((r) => r.arrayBuffer());
+      total.push(performance.now() - t0);
+    }
+    const med = (xs: number[]) => round([...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!);
+    console.log(`${path}: median ${med(total)} ms`);
+    for (const [k, v] of times) console.log(`   ${med(v)} ms  ${k}`);
+  }
+  await engines.stop();
+  process.exit(0);
+}
+const endpoints: [string, string][] = [
+  ["platform stats", "/v1/platform/stats"],
+  ["analytics 24h", "/v1/analytics/overview?range=24h"],
+  ["analytics 7d", "/v1/analytics/overview?range=7d"],
+  ["analytics 30d", "/v1/analytics/overview?range=30d"],
+  ["analytics all", "/v1/analytics/overview?range=all"],
+  ["tokenomics", "/v1/tokenomics"],
+  ["feed payouts", "/v1/feed?kinds=creator_payout,platform_buyback"],
+  ["feed (default kinds)", "/v1/feed"],
+  ["daemon feed payouts", `/v1/daemons/${hot}/feed?kinds=creator_payout`],
+  // baselines measured in the same run (the machine is shared: compare with these)
+  ["baseline: Data API stats", "/v1/public/stats"],
+  ["baseline: tokens", "/v1/tokens"],
+];
+const base = `http://127.0.0.1:${a.server!.port}`;
+const cachedBase = `http://127.0.0.1:${b.server!.port}`;
+const lines = ["| endpoint | trades | uncached p50 / p99 ms | cached p50 / p99 ms |", "|---|---|---|---|"];
+for (const [name, path] of endpoints) {
+  const first = await fetch(base + path);
+  if (!first.ok) throw new Error(`${path}: ${first.status} ${await first.text()}`);
+  const u = await measureUrl(base + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
+  await fetch(cachedBase + path);
+  const c = await measureUrl(cachedBase + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
+  say(`${name}: uncached p50 ${u.p50} p99 ${u.p99} ms; cached p50 ${c.p50} p99 ${c.p99} ms${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
+  lines.push(`| ${name} | ${Number(args.trades).toLocaleString("en")} | ${u.p50} / ${u.p99} | ${c.p50} / ${c.p99} |`);
+}
+console.log(lines.join("\n"));
+a.stop();
+b.stop();
+await engines.stop();
+process.exit(0);
