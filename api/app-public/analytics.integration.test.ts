@@ -58,7 +58,7 @@ async function readLedger(p: Platform) {
   const dir = new Map<string, (typeof directory)[number]>();
   for (const d of directory) if (!dir.has(d.mint) || BigInt(d.version) > BigInt(dir.get(d.mint)!.version)) dir.set(d.mint, d);
   const priceRows = [...new Map(prices.map((r) => [Number(r.m), r.usd])).entries()].sort(([a], [b]) => a - b);
-  return { trades, claims, flows, burns, holders, priceRows, dir, graduated: new Set(migrations.map((m) => m.mint)), agents };
+  return { trades, claims, flows, burns, holders, priceRows, dir, directory, graduated: new Set(migrations.map((m) => m.mint)), agents };
 }
 type Ledger = Awaited<ReturnType<typeof readLedger>>;
 
@@ -74,10 +74,12 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
     return l.priceRows.findLast(([m]) => m <= minute)?.[1] ?? l.priceRows[0]?.[1] ?? null;
   };
   const isPlatformClaim = (c: Ledger["claims"][number]) => c.role === "partner" || (c.role === "position" && treasury.includes(c.claimer));
-  // payouts: a vault of any coin wins; a creator of several coins names the newest
+  // payouts: a vault of any coin wins; a creator of several coins names the newest. A coin's
+  // wallets never change, so every directory version counts (here the pipeline's version
+  // has the simulator's wallets and the test's newer one its own: both are the coin's)
   const rows = [...l.dir.values()];
   const byWallet = (key: "vault" | "creator", w: string) =>
-    rows.filter((d) => d[key] === w && w !== "").sort((a, b) => Number(b.created) - Number(a.created) || (a.mint < b.mint ? 1 : -1))[0]?.mint;
+    l.directory.filter((d) => d[key] === w && w !== "").sort((a, b) => Number(b.created) - Number(a.created) || (a.mint < b.mint ? 1 : -1))[0]?.mint;
   const payouts = l.flows
     .filter((f) => f.kind === "transfer")
     .flatMap((f) => {
@@ -318,9 +320,12 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
 
     // the platform token burns (burns → burn_totals through the view) and holder counts, older counts first
     await p.engines.ch.insert("burns", [0, 1, 2].map((i) => ({ mint: token, slot: 700_000_000 + i, signature: signature(), ix: 0, inner: -1, at: now - 3600 * i, account: address(), authority: TREASURY, amount: 1_000_000_007 * (i + 1), program: "spl-token" })));
+    // the holder counter has counted what the traffic moved (it recounts only coins whose
+    // balances move, and none move from here on); these counts are newer than its, so they win
+    await p.holders.flush();
     const counts = mints.flatMap((mint, i) => [
-      { mint, holders: 1000 + i, slot: 1, counted_at: (now - 600) * 1000 },
-      { mint, holders: 10 + i * 3, slot: 2, counted_at: (now - 60) * 1000 },
+      { mint, holders: 1000 + i, slot: 1, counted_at: (now + 1) * 1000 },
+      { mint, holders: 10 + i * 3, slot: 2, counted_at: (now + 2) * 1000 },
     ]);
     await p.engines.ch.insert("holder_counts", counts);
   });
@@ -502,7 +507,7 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
       { at: t, slot: 800_000_000, signature: signature(), ix: 0, inner: -1, kind: "buyback", treasury: TREASURY, recipient: "", lamports: 999, atoms: 1 },
       { at: t, slot: 800_000_001, signature: signature(), ix: 0, inner: -1, kind: "transfer", treasury: TREASURY, recipient: wallets[0]!.creator, lamports: 777, atoms: 0 },
     ]);
-    await p.engines.ch.insert("holder_counts", [{ mint: mints[0]!, holders: 99_999, slot: 3, counted_at: Date.now() }]);
+    await p.engines.ch.insert("holder_counts", [{ mint: mints[0]!, holders: 99_999, slot: 3, counted_at: Date.now() + 10_000 }]);
     // ... but not the cached ones
     const after = await Promise.all(paths.map((x) => c.call(`${x}${x.includes("?") ? "&" : "?"}utm_source=x`)));
     for (let i = 0; i < paths.length; i++) {
