@@ -127,6 +127,8 @@ const EnvSchema = v.object({
   DATA_API_RATE_BURST: positiveInt("120"),
   /** Data API: proxies whose X-Forwarded-For names the client (IPs or CIDRs, comma-separated); unset = the socket address is the client */
   DATA_API_TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.check((s) => s.split(",").map((e) => e.trim()).filter(Boolean).every((e) => ipaddr.isValid(e) || ipaddr.isValidCIDR(e)), "must be IPs or CIDRs, comma-separated"))),
+  /** trade history export: exports one client address may run at once (429 RATE_LIMITED with Retry-After beyond) */
+  EXPORT_CONCURRENCY_PER_CLIENT: positiveInt("2"),
   /** /metrics: bearer token it requires; unset = it answers loopback clients only (curl on the same host) */
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
   /** hours a fact waits for its pool or coin (parked) before it is dropped as one that never appears */
@@ -168,7 +170,7 @@ export type Config = Readonly<{
   treasuryAddress: string | null;
   /** the platform token and the treasury's split (percent) */
   tokenomics: Readonly<{ platformTokenMint: string | null; split: Readonly<{ vault: number; creator: number; platformBurn: number }> }>;
-  dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
+  dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[]; exportsPerClient: number }>;
   metrics: Readonly<{ token: string | null }>;
   parkedFactsMaxAgeHours: number;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -267,6 +269,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ratePerMinute: e.DATA_API_RATE_PER_MINUTE,
       rateBurst: e.DATA_API_RATE_BURST,
       trustedProxies: Object.freeze((e.DATA_API_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean)),
+      exportsPerClient: e.EXPORT_CONCURRENCY_PER_CLIENT,
     }),
     metrics: Object.freeze({ token: e.METRICS_TOKEN ?? null }),
     parkedFactsMaxAgeHours: e.PARKED_FACTS_MAX_AGE_HOURS,

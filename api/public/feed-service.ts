@@ -138,14 +138,14 @@ export type AgentSummary = { name: string; symbol: string; imageUrl: string; cat
 type Summary = { name: string; symbol: string; imageUrl: string; category: string };
 
 /** An agent's summary for its own trades or feed; 404 when there is no public agent with this mint. */
-async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<AgentSummary> {
+export async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<AgentSummary> {
   const agent = (await agentRows(deps, [mint])).get(mint);
   if (!agent || agent.hidden) throw notFound(`no public agent with mint ${mint}`);
   return agent.summary;
 }
 
 /** Mints of hidden agents (moderation: a handful, not thousands). */
-async function hiddenMints(deps: PublicDeps): Promise<string[]> {
+export async function hiddenMints(deps: PublicDeps): Promise<string[]> {
   return (await deps.sql<{ mint: string }[]>`SELECT mint FROM agents WHERE hidden`).map((r) => r.mint);
 }
 
