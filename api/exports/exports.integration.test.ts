@@ -22,6 +22,7 @@ import { clientAddressOf } from "../public/client-address";
 import { exportRoutes } from ".";
 import { EXPORT_COLUMNS } from "./sql";
 import { CSV_HEADER } from "./service";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
 
 const SEED = 23;
 // the stock config quotes in a tokenized stock of 8 decimals (the fixture PoolConfig quotes in wrapped SOL)
@@ -307,6 +308,21 @@ describe("trade export: bulk, concurrent writes, disconnects and the limit per c
   });
   const url = (q: string) => `http://127.0.0.1:${server.port}/v1/public/exports/trades?${q}`;
 
+  test("a Parquet export of many engine blocks is one file, row for row the NDJSON export", async () => {
+    const to = base + BigInt(Math.floor((BULK - 1) / 3));
+    const nd = parseNdjson(text((await get(`/v1/public/exports/trades?from=${base}&to=${to}&format=ndjson`)).bytes));
+    const pq = await get(`/v1/public/exports/trades?from=${base}&to=${to}&format=parquet`);
+    const [meta] = await p.engines.ch.query<{ groups: string }>(
+      "SELECT toString(length(row_groups)) AS groups FROM file({path:String}, ParquetMetadata)",
+      { path: await Bun.write(join(tmp, "bulk-meta.parquet"), pq.bytes).then(() => join(tmp, "bulk-meta.parquet")) },
+    );
+    // chDB streams blocks of at most 65,536 rows: this file was stitched from several
+    expect(Number(meta!.groups)).toBeGreaterThan(2);
+    const back = await readParquet(pq.bytes, "bulk.parquet");
+    expect(back.length).toBe(BULK);
+    expect(back).toEqual(nd);
+  });
+
   test("rows written while an export streams are left out, and the next range (from = X-Export-Until-Slot + 1) has exactly them", async () => {
     const res = await p.app.handle(new Request(`http://local/v1/public/exports/trades?from=${base}&format=ndjson`));
     const until = BigInt(res.headers.get("x-export-until-slot")!);
@@ -374,5 +390,87 @@ describe("trade export: bulk, concurrent writes, disconnects and the limit per c
     }
     // bad parameters are answered without taking a slot
     expect((await fetch(url("format=xml"))).status).toBe(400);
+  });
+});
+
+describe("npm run export (the CLI, a spawned process against the app on a socket)", () => {
+  let server: { stop(force?: boolean): unknown; port: number };
+  beforeAll(() => {
+    const app = p.app.listen({ port: 0, hostname: "127.0.0.1" });
+    server = { stop: (f) => app.stop(f), port: app.server!.port! };
+  });
+  afterAll(async () => {
+    await server?.stop(true);
+  });
+
+  /** Runs the CLI to its end (killed after 60 s whatever happens); its exit code and stderr. */
+  async function cli(...args: string[]) {
+    const proc = Bun.spawn(["bun", "api/exports/cli/main.ts", "--api", `http://127.0.0.1:${server.port}`, ...args], { stderr: "pipe", stdout: "pipe" });
+    const timer = setTimeout(() => proc.kill(), 60_000);
+    try {
+      const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+      return { code, stderr };
+    } finally {
+      clearTimeout(timer);
+      proc.kill();
+    }
+  }
+
+  test("NDJSON to a file: the API's bytes, a summary naming the slot to continue from; --resume after a cut continues without a row twice", async () => {
+    const mint = mints[2]!;
+    const api = await get(`/v1/public/exports/trades?mint=${mint}&format=ndjson`);
+    const until = api.res.headers.get("x-export-until-slot")!;
+    const out = join(tmp, "cli.ndjson");
+    const run = await cli("--mint", mint, "--format", "ndjson", "--out", out);
+    expect(run.code).toBe(0);
+    expect(readFileSync(out)).toEqual(Buffer.from(api.bytes));
+    const rows = parseNdjson(text(api.bytes));
+    expect(run.stderr).toContain(`${rows.length} rows`);
+    expect(run.stderr).toContain(`trades up to slot ${until}`);
+    // an interrupted file: two thirds of the rows and half a line
+    const whole = text(api.bytes);
+    const lines = whole.split("\n");
+    const cut = lines.slice(0, Math.floor(lines.length * 0.66)).join("\n") + "\n" + lines[Math.floor(lines.length * 0.66)]!.slice(0, 40);
+    writeFileSync(out, cut);
+    expect((await cli("--mint", mint, "--format", "ndjson", "--out", out)).code).toBe(2); // exists, no --resume
+    const resumed = await cli("--mint", mint, "--format", "ndjson", "--out", out, "--resume");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain("resuming");
+    expect(readFileSync(out, "utf8")).toBe(whole);
+  });
+
+  test("CSV: a resumed file keeps one header", async () => {
+    const out = join(tmp, "cli.csv");
+    const mint = mints[3]!;
+    expect((await cli("--mint", mint, "--out", out)).code).toBe(0);
+    const whole = readFileSync(out, "utf8");
+    expect(whole).toBe(text((await get(`/v1/public/exports/trades?mint=${mint}&format=csv`)).bytes));
+    writeFileSync(out, whole.slice(0, Math.floor(whole.length / 2)));
+    expect((await cli("--mint", mint, "--out", out, "--resume")).code).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(whole);
+  });
+
+  test("Parquet: a whole file per run; --resume writes the next part from the recorded slot; together they are the whole export", async () => {
+    const mint = mints[1]!;
+    const whole = parseNdjson(text((await get(`/v1/public/exports/trades?mint=${mint}&format=ndjson`)).bytes));
+    const mid = whole[Math.floor(whole.length / 2)]!.slot as number;
+    const out = join(tmp, "cli.parquet");
+    const first = await cli("--mint", mint, "--format", "parquet", "--to", String(mid), "--out", out);
+    expect(first.code).toBe(0);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+    expect(JSON.parse(readFileSync(`${out}.progress.json`, "utf8"))).toEqual({ nextFrom: String(mid + 1), parts: 1 });
+    const second = await cli("--mint", mint, "--format", "parquet", "--out", out, "--resume");
+    expect(second.code).toBe(0);
+    const part2 = join(tmp, "cli.part2.parquet");
+    expect(second.stderr).toContain(`wrote ${part2}`);
+    const rows = [...(await readParquet(readFileSync(out), "r1.parquet")), ...(await readParquet(readFileSync(part2), "r2.parquet"))];
+    expect(rows).toEqual(whole);
+  });
+
+  test("bad usage exits 2; an API refusal exits 1 with the API's error", async () => {
+    expect((await cli("--format", "xml", "--out", join(tmp, "x"))).code).toBe(2);
+    const refused = await cli("--from", "yesterday", "--out", join(tmp, "refused.csv"));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("VALIDATION_ERROR");
   });
 });

@@ -24,6 +24,10 @@ export function parseRangeEnd(raw: string): RangeEnd | string {
     return { slot: BigInt(raw) };
   }
   if (!ISO_TIME.test(raw)) return "must be a slot number or an ISO 8601 time such as 2026-01-01T00:00:00Z";
+  const [y, m, d] = raw.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  // Date.parse rolls 2026-02-30 over into March: the calendar date must be one
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) return "is not a valid time (no such date)";
   const zoned = /T.*(Z|[+-]\d{2}:\d{2})$/.test(raw) ? raw : raw.includes("T") ? raw + "Z" : raw + "T00:00:00Z";
   const ms = Date.parse(zoned);
   if (!Number.isFinite(ms) || ms < 0) return "is not a valid time (from 1970 on)";
