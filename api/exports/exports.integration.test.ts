@@ -252,7 +252,7 @@ describe("trade export: bad parameters", () => {
 });
 
 describe("trade export: bulk, concurrent writes, disconnects and the limit per client", () => {
-  const BULK = 150_000;
+  const BULK = 100_000;
   let base = 0n;
   let bulkMint = "";
   let server: { stop(force?: boolean): unknown; port: number };
@@ -316,7 +316,7 @@ describe("trade export: bulk, concurrent writes, disconnects and the limit per c
       "SELECT toString(length(row_groups)) AS groups FROM file({path:String}, ParquetMetadata)",
       { path: await Bun.write(join(tmp, "bulk-meta.parquet"), pq.bytes).then(() => join(tmp, "bulk-meta.parquet")) },
     );
-    // chDB streams blocks of at most 65,536 rows: this file was stitched from several
+    // chDB streams a Parquet file per block (16,384 rows here): this file was stitched from several
     expect(Number(meta!.groups)).toBeGreaterThan(2);
     const back = await readParquet(pq.bytes, "bulk.parquet");
     expect(back.length).toBe(BULK);
@@ -365,8 +365,8 @@ describe("trade export: bulk, concurrent writes, disconnects and the limit per c
     abort.abort();
     await until("the export's query to stop", async () => (streams.stopped > before.stopped ? true : undefined), 20_000);
     const pulled = streams.pulled - before.pulled;
-    // the whole range is ~30 MB of NDJSON; the server stopped well before it
-    expect(pulled).toBeLessThan(20 * 2 ** 20);
+    // the whole range is ~33 MB of NDJSON; the server stopped well before it
+    expect(pulled).toBeLessThan(16 * 2 ** 20);
     expect(pulled).toBeGreaterThan(0);
   });
 
