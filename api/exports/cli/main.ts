@@ -140,7 +140,10 @@ export async function run(args: Args, stderr: (s: string) => void = (s) => proce
           const last = prevNl >= 0 ? decoder.decode(bytes.subarray(prevNl + 1, lastNl)) : carry + decoder.decode(bytes.subarray(0, lastNl));
           carry = decoder.decode(bytes.subarray(lastNl + 1));
           const slot = args.format === "ndjson" ? last.match(/"slot":(\d+)/)?.[1] : last.split(",")[1];
-          if (slot && /^\d+$/.test(slot)) p.slot = BigInt(slot);
+          if (slot && /^\d+$/.test(slot)) {
+            p.slot = BigInt(slot);
+            p.from ??= p.slot; // without a slot to start from, the first row's slot is where the range begins
+          }
         }
       }
       const now = Date.now();
