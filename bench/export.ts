@@ -1,6 +1,6 @@
 /**
  * Trade export throughput: rows/s of GET /v1/public/exports/trades (every coin, over
- * loopback HTTP, read by a client that counts bytes) against the engine's own FORMAT
+ * loopback HTTP, read by curl in its own process) against the engine's own FORMAT
  * output of the same query (the same SELECT streamed from the engine in the same
  * process, no HTTP), and the service process's RSS growth while each runs (sampled
  * every 50 ms; with chDB the engine's memory is the service's). Each side runs `--repeat`
@@ -73,11 +73,12 @@ for (const size of sizes) {
       });
     const exportRun = () =>
       measured(async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/v1/public/exports/trades?to=${until}&format=${format}`);
-        if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`);
-        let n = 0;
-        for await (const b of res.body as unknown as AsyncIterable<Uint8Array>) n += b.length;
-        return n;
+        // the client is curl in its own process, as a researcher's would be: the service's figures are the service's alone
+        const curl = Bun.spawn(["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", `http://127.0.0.1:${port}/v1/public/exports/trades?to=${until}&format=${format}`], { stdout: "pipe" });
+        const [status, bytes] = (await new Response(curl.stdout).text()).split(" ");
+        await curl.exited;
+        if (status !== "200") throw new Error(`export answered ${status}`);
+        return Number(bytes);
       });
     const runs = { engine: [] as Awaited<ReturnType<typeof engineRun>>[], export: [] as Awaited<ReturnType<typeof engineRun>>[] };
     for (let i = 0; i < repeat; i++) {
