@@ -8,6 +8,7 @@ import { Registry } from "prom-client";
 import { errorHandler, errorStatus } from "./errors";
 import { publicRoutes, type DataApiDeps } from "./public";
 import { appPublicRoutes } from "./app-public";
+import { exportRoutes } from "./exports";
 import { ingestRoutes, type IngestDeps } from "./ingest";
 import type { Logger } from "../infra/log";
 import { launchRoutes, type LaunchRouteDeps } from "./launches";
@@ -82,6 +83,8 @@ export function createApp(deps: AppDeps) {
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads
     .use(deps.data ? appPublicRoutes(deps.data) : new Elysia())
+    // trade history export (/v1/public/exports/trades): the Data API's engines, budget and CORS, streamed answers
+    .use(deps.data ? exportRoutes({ ...deps.data, exportsPerClient: deps.data.exportsPerClient ?? 2, log: deps.log.child({ stage: "exports" }) }) : new Elysia())
     .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia())
     .use(deps.launches ? launchRoutes(deps.launches) : new Elysia())
     .use(deps.media ? mediaRoutes(deps.media) : new Elysia())

@@ -118,6 +118,7 @@ export function dataApiDeps(
     board: createMarketBoard(engines.ch, opts.boardRefreshMs ?? 5000),
     limiter: config.dataApi.ratePerMinute > 0 ? createClientLimiter({ perMinute: config.dataApi.ratePerMinute, burst: config.dataApi.rateBurst }) : null,
     clientOf: clientAddressOf(config.dataApi.trustedProxies),
+    exportsPerClient: config.dataApi.exportsPerClient,
   };
 }
 

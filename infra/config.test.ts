@@ -133,10 +133,11 @@ describe("model catalog", () => {
 
 describe("Data API limits and metrics access", () => {
   test("defaults, parsed values, and bad values named without echoing the token", () => {
-    expect(loadConfig({}).dataApi).toEqual({ ratePerMinute: 600, rateBurst: 120, trustedProxies: [] });
+    expect(loadConfig({}).dataApi).toEqual({ ratePerMinute: 600, rateBurst: 120, trustedProxies: [], exportsPerClient: 2 });
     expect(loadConfig({}).metrics).toEqual({ token: null });
-    const c = loadConfig({ DATA_API_RATE_PER_MINUTE: "0", DATA_API_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1,", METRICS_TOKEN: "metrics-token-0123456789" });
-    expect(c.dataApi).toEqual({ ratePerMinute: 0, rateBurst: 120, trustedProxies: ["10.0.0.0/8", "192.0.2.1"] });
+    const c = loadConfig({ DATA_API_RATE_PER_MINUTE: "0", DATA_API_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1,", METRICS_TOKEN: "metrics-token-0123456789", EXPORT_CONCURRENCY_PER_CLIENT: "5" });
+    expect(c.dataApi).toEqual({ ratePerMinute: 0, rateBurst: 120, trustedProxies: ["10.0.0.0/8", "192.0.2.1"], exportsPerClient: 5 });
+    expect(() => loadConfig({ EXPORT_CONCURRENCY_PER_CLIENT: "0" })).toThrow(/EXPORT_CONCURRENCY_PER_CLIENT/);
     expect(c.metrics.token).toBe("metrics-token-0123456789");
     expect(() => loadConfig({ DATA_API_TRUSTED_PROXIES: "10.0.0.0/99" })).toThrow(/DATA_API_TRUSTED_PROXIES/);
     expect(() => loadConfig({ DATA_API_RATE_BURST: "0" })).toThrow(/DATA_API_RATE_BURST/);

@@ -185,6 +185,8 @@ const EnvSchema = v.object({
   REALTIME_MAX_TOPICS_PER_SOCKET: positiveInt("50"),
   /** realtime channel (/v1/ws): open sockets per client address (the Data API's client address); one more is told TOO_MANY_SOCKETS and closed */
   REALTIME_MAX_SOCKETS_PER_CLIENT: positiveInt("20"),
+  /** trade history export: exports one client address may run at once (429 RATE_LIMITED with Retry-After beyond) */
+  EXPORT_CONCURRENCY_PER_CLIENT: positiveInt("2"),
   /** /metrics: bearer token it requires; unset = it answers loopback clients only (curl on the same host) */
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, "must be at least 16 characters"))),
   /** hours a fact waits for its pool or coin (parked) before it is dropped as one that never appears */
@@ -242,7 +244,7 @@ export type Config = Readonly<{
   models: readonly Readonly<CatalogModel>[];
   /** the agent runtime: the model provider (null = none configured) and the cycles' cadence */
   runtime: Readonly<{ provider: Readonly<{ url: string; key: string | null }> | null; cycleSeconds: number; cycleTimeoutMs: number; concurrency: number }>;
-  dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[] }>;
+  dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[]; exportsPerClient: number }>;
   /** the realtime channel (api/realtime/) */
   realtime: Readonly<{ maxTopicsPerSocket: number; maxSocketsPerClient: number }>;
   metrics: Readonly<{ token: string | null }>;
@@ -357,6 +359,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ratePerMinute: e.DATA_API_RATE_PER_MINUTE,
       rateBurst: e.DATA_API_RATE_BURST,
       trustedProxies: Object.freeze((e.DATA_API_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean)),
+      exportsPerClient: e.EXPORT_CONCURRENCY_PER_CLIENT,
     }),
     realtime: Object.freeze({ maxTopicsPerSocket: e.REALTIME_MAX_TOPICS_PER_SOCKET, maxSocketsPerClient: e.REALTIME_MAX_SOCKETS_PER_CLIENT }),
     metrics: Object.freeze({ token: e.METRICS_TOKEN ?? null }),

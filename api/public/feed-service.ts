@@ -148,7 +148,7 @@ export type AgentSummary = { name: string; symbol: string; imageUrl: string; cat
 type Summary = { name: string; symbol: string; imageUrl: string; category: string };
 
 /** An agent's summary for its own trades or feed; 404 when there is no public agent with this mint. */
-async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<AgentSummary> {
+export async function publicAgentSummary(deps: PublicDeps, mint: string): Promise<AgentSummary> {
   const agent = (await agentRows(deps, [mint])).get(mint);
   if (!agent || agent.hidden) throw notFound(`no public agent with mint ${mint}`);
   return agent.summary;

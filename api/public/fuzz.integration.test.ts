@@ -1,7 +1,7 @@
 /**
  * Property: whatever the query string or cursor, the Data API and the Application API's
  * public reads (/v1/tokens…, /v1/feed, /v1/daemons/…, /v1/price/sol, /v1/platform/stats,
- * /v1/analytics/overview, /v1/tokenomics) answer 200,
+ * /v1/analytics/overview, /v1/tokenomics) and the trade export answer 200,
  * 400 or 404, never 500. Queries and cursors are generated from a seeded generator (the seed is in
  * the failure message), mixing valid values, junk and forged cursors that carry the
  * right list tag around positions of every JSON type.
@@ -87,8 +87,9 @@ describe("Data API under fuzzed queries and cursors", () => {
       () => "/v1/platform/stats",
       () => "/v1/analytics/overview",
       () => "/v1/tokenomics",
+      () => "/v1/public/exports/trades",
     ];
-    const keys = ["sort", "category", "q", "limit", "cursor", "kinds", "junk", "limit", "cursor", "__proto__", "constructor", "interval", "from", "to", "from", "to", "range", "range"];
+    const keys = ["sort", "category", "q", "limit", "cursor", "kinds", "junk", "limit", "cursor", "__proto__", "constructor", "interval", "from", "to", "from", "to", "range", "range", "mint", "format"];
     const failures: string[] = [];
     for (let i = 0; i < 500; i++) {
       const params = Array.from({ length: r.int(5) }, () => {

@@ -21,6 +21,8 @@ export type DataApiDeps = PublicDeps &
   ClientBudget & {
     cluster: "mainnet" | "devnet";
     cache: ResponseCache;
+    /** trade exports one client address may run at once (EXPORT_CONCURRENCY_PER_CLIENT); default 2 */
+    exportsPerClient?: number;
   };
 
 /** The SOL price as both APIs answer it: the first source that answers, or 503 with Retry-After. */

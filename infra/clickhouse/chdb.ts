@@ -1,6 +1,7 @@
 import { Session } from "chdb";
 import { mkdirSync } from "node:fs";
-import { type ClickHouse, type Params, parseJsonEachRowYielding, toJsonEachRow, SESSION_SETTINGS } from "./client";
+import { type ClickHouse, type Params, type StreamFormat, type StreamOptions, parseJsonEachRowYielding, toJsonEachRow, SESSION_SETTINGS, PARQUET_STREAM_SETTINGS } from "./client";
+import { stitchParquet } from "./parquet-stitch";
 
 /**
  * chDB keeps one data directory per process, so a process has one engine (tests in one
@@ -19,7 +20,7 @@ const SESSIONS = 4;
  * it fills with hot blocks only; its size counts in the process's memory.
  */
 const ENGINE_ARGS = ["--uncompressed_cache_size=268435456"];
-let open: { path: string; sessions: Session[]; busy: number[] } | null = null;
+let open: { path: string; sessions: Session[]; busy: number[]; idleStreamers: Session[] } | null = null;
 
 export async function createChdb(path: string): Promise<ClickHouse> {
   if (open && open.path !== path) throw new Error(`chDB already open at ${open.path}; one data directory per process`);
@@ -30,7 +31,7 @@ export async function createChdb(path: string): Promise<ClickHouse> {
       for (const [k, v] of Object.entries(SESSION_SETTINGS)) session.query(`SET ${k} = ${JSON.stringify(v).replaceAll('"', "'")}`);
       return session;
     });
-    open = { path, sessions, busy: sessions.map(() => 0) };
+    open = { path, sessions, busy: sessions.map(() => 0), idleStreamers: [] };
   }
   const engine = open;
   /** runs `work` on the session with the fewest queries in flight */
@@ -42,6 +43,31 @@ export async function createChdb(path: string): Promise<ClickHouse> {
       return await work(engine.sessions[i]!);
     } finally {
       engine.busy[i]!--;
+    }
+  }
+  /**
+   * A streamed read holds its session until it ends (one stream per session), so streams
+   * get sessions of their own, never one of the query pool's: an export of minutes must
+   * not stall the reads queued behind it. Sessions are kept for the next stream.
+   */
+  function streamSession(): Session {
+    const session = engine.idleStreamers.pop();
+    if (session) return session;
+    const fresh = new Session(engine.path, { connectionArgs: ENGINE_ARGS });
+    for (const [k, v] of Object.entries(SESSION_SETTINGS)) fresh.query(`SET ${k} = ${JSON.stringify(v).replaceAll('"', "'")}`);
+    return fresh;
+  }
+  async function* streamBlocks(sql: string, params: Params, format: StreamFormat, opts: StreamOptions): AsyncGenerator<Uint8Array> {
+    const settings: Record<string, string | number> = { ...(format === "Parquet" ? PARQUET_STREAM_SETTINGS : {}), ...opts.settings };
+    const clause = Object.keys(settings).length ? ` SETTINGS ${Object.entries(settings).map(([k, v]) => `${k} = ${typeof v === "number" ? v : `'${v.replaceAll("'", "")}'`}`).join(", ")}` : "";
+    const session = streamSession();
+    // the stream is not parameter-chained like queryBindAsync (chdb serialises those process-wide), so a long export blocks no other read
+    const stream = session.queryStreamBind(`${sql}${clause}`, params, { format, signal: opts.signal });
+    try {
+      for await (const chunk of stream) yield chunk.raw();
+    } finally {
+      stream.cancel();
+      engine.idleStreamers.push(session);
     }
   }
   let closed = false;
@@ -58,6 +84,11 @@ export async function createChdb(path: string): Promise<ClickHouse> {
       if (rows.length === 0) return;
       const values = Buffer.from(toJsonEachRow(rows));
       await onSession((session) => session.insert({ table, values, format: "JSONEachRow" }));
+    },
+    stream(sql: string, params: Params, format: StreamFormat, opts: StreamOptions = {}) {
+      // each streamed block is a whole document of its format: rows for CSV and JSONEachRow, a Parquet file per block, joined here
+      const blocks = streamBlocks(sql, params, format, opts);
+      return format === "Parquet" ? stitchParquet(blocks) : blocks;
     },
     async ping() {
       try {

@@ -13,9 +13,25 @@ export interface ClickHouse {
   command(sql: string, params?: Params): Promise<void>;
   /** inserts rows (bigint values are sent exactly) in one INSERT */
   insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void>;
+  /**
+   * Streams a SELECT's output in `format` as bytes, piece by piece, never the whole result
+   * in memory. CSV comes without a header (the caller writes its own); Parquet is one
+   * whole file. Leaving the loop early (return, throw) or `signal` aborting stops the query.
+   */
+  stream(sql: string, params: Params, format: StreamFormat, opts?: StreamOptions): AsyncIterable<Uint8Array>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+export type StreamFormat = "CSV" | "JSONEachRow" | "Parquet";
+export type StreamOptions = { signal?: AbortSignal; settings?: Record<string, string | number> };
+
+/**
+ * Parquet settings of streamed exports: no page index and no bloom filters, so a file's
+ * only offsets are in its footer (chDB's stream gives a Parquet file per block, and
+ * parquet-stitch.ts joins them by rewriting the footer alone).
+ */
+export const PARQUET_STREAM_SETTINGS = { output_format_parquet_write_page_index: 0, output_format_parquet_write_bloom_filter: 0 } as const;
 
 /**
  * JSONEachRow lines with bigint written as quoted decimal (ClickHouse parses them

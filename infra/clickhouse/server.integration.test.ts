@@ -173,6 +173,33 @@ describe("ClickHouse over HTTP (createClickhouseServer against the chDB-backed H
     await expect(ch.query("SELECT {unbound:String} AS x")).rejects.toMatchObject({ type: "UNKNOWN_QUERY_PARAMETER" });
   });
 
+  test("stream: CSV and JSONEachRow rows as the server writes them, Parquet one file, settings applied, an early stop ends the request", async () => {
+    const mint = mintOf("stream");
+    await ch.insert("trades", [trade(mint, { slot: 7n }), trade(mint, { slot: 8n, amount_quote: 2_000n }), trade(mint, { slot: 9n, side: "sell" })]);
+    const sql = "SELECT slot, side, amount_quote FROM trades WHERE mint = {mint:String} ORDER BY slot";
+    const all = async (it: AsyncIterable<Uint8Array>) => Buffer.concat(await Array.fromAsync(it));
+    expect((await all(ch.stream(sql, { mint }, "CSV"))).toString()).toBe('7,"buy",1000\n8,"buy",2000\n9,"sell",1000\n');
+    const json = (await all(ch.stream(sql, { mint }, "JSONEachRow", { settings: { output_format_json_quote_64bit_integers: 0 } }))).toString();
+    expect(json).toBe('{"slot":7,"side":"buy","amount_quote":1000}\n{"slot":8,"side":"buy","amount_quote":2000}\n{"slot":9,"side":"sell","amount_quote":1000}\n');
+    const parquet = await all(ch.stream(sql, { mint }, "Parquet"));
+    expect(parquet.subarray(0, 4).toString()).toBe("PAR1");
+    expect(parquet.subarray(-4).toString()).toBe("PAR1");
+    const path = `${process.env.TMPDIR ?? "/tmp"}/server-stream-${mint}.parquet`;
+    await Bun.write(path, parquet);
+    try {
+      const back = await ch.query<{ slot: string; side: string }>("SELECT slot, side FROM file({path:String}, Parquet) ORDER BY slot", { path });
+      expect(back).toEqual([{ slot: "7", side: "buy" }, { slot: "8", side: "buy" }, { slot: "9", side: "sell" }]);
+    } finally {
+      await Bun.file(path).delete();
+    }
+    for await (const first of ch.stream("SELECT number FROM numbers(1000000)", {}, "CSV")) {
+      expect(first.length).toBeGreaterThan(0);
+      break;
+    }
+    // the client is still usable after the abandoned stream
+    expect(await ch.ping()).toBe(true);
+  });
+
   test("ping is false when nothing listens", async () => {
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const port = closed.port;

@@ -1,6 +1,6 @@
 import { createClient, ClickHouseLogLevel } from "@clickhouse/client";
 import { retry } from "../retry";
-import { type ClickHouse, type Params, SESSION_SETTINGS } from "./client";
+import { type ClickHouse, type Params, type StreamFormat, type StreamOptions, SESSION_SETTINGS, PARQUET_STREAM_SETTINGS } from "./client";
 
 const TRANSIENT = /ECONNRESET|ECONNREFUSED|socket hang up|timeout|TOO_MANY_SIMULTANEOUS_QUERIES/i;
 // An INSERT may have been committed when the connection broke, and the views would count a
@@ -42,6 +42,29 @@ export async function createClickhouseServer(url: string): Promise<ClickHouse> {
       if (rows.length === 0) return;
       const values = rows.map((r) => JSON.parse(JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? v.toString() : v))));
       await withRetry(() => client.insert({ table, values, format: "JSONEachRow" }), NEVER_RAN);
+    },
+    async *stream(sql: string, params: Params, format: StreamFormat, opts: StreamOptions = {}) {
+      // the server writes the format itself, one document (one Parquet file) for the whole result
+      const controller = new AbortController();
+      const onAbort = () => controller.abort();
+      opts.signal?.addEventListener("abort", onAbort);
+      try {
+        const { stream } = await client.exec({
+          query: `${sql} FORMAT ${format}`,
+          query_params: params,
+          clickhouse_settings: { ...(format === "Parquet" ? PARQUET_STREAM_SETTINGS : {}), ...opts.settings } as never,
+          abort_signal: controller.signal,
+        });
+        try {
+          for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
+        } finally {
+          stream.destroy();
+        }
+      } finally {
+        // leaving early aborts the HTTP request, and a ClickHouse server cancels a query whose client went away
+        controller.abort();
+        opts.signal?.removeEventListener("abort", onAbort);
+      }
     },
     async ping() {
       return (await client.ping()).success;
