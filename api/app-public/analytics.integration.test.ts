@@ -379,10 +379,11 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
         expect(want.recentPayouts.map((x) => x.kind).sort()).toContain("creator_payout");
       }
     }
-    // the ranges differ (three days of traffic): 24h < 7d = 30d = all for trades
+    // the ranges differ (three days of traffic): 24h < 7d ≤ all for trades (other test files'
+    // older trades share these engines, so 7d and all need not be equal here)
     const trades = await Promise.all(["24h", "7d", "all"].map(async (r) => (await p.call(`/v1/analytics/overview?range=${r}`)).body.totals.trades));
     expect(trades[0]).toBeLessThan(trades[1]);
-    expect(trades[1]).toBe(trades[2]);
+    expect(trades[1]).toBeLessThanOrEqual(trades[2]);
     // the default range is 24h
     const dflt = (await p.call("/v1/analytics/overview")).body;
     expect(dflt.range).toBe("24h");

@@ -14,11 +14,19 @@ beforeAll(() => {
   timed("warm up"); // a rule's joined pattern is compiled on its first check: a one-time cost, not matching time
 });
 
-/** Milliseconds one check of `text` in a few fields takes. */
+/**
+ * Milliseconds one check of `text` in a few fields takes: the fastest of three, so a machine
+ * busy with other work (a pause, a starved core) does not pass for backtracking, which is
+ * slow every time.
+ */
 function timed(text: string): number {
-  const started = performance.now();
-  fw.check([{ field: "description", text }, { field: "name", text }, { field: "symbol", text }]);
-  return performance.now() - started;
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    fw.check([{ field: "description", text }, { field: "name", text }, { field: "symbol", text }]);
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
 }
 
 /**

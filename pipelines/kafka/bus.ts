@@ -24,6 +24,33 @@ export type KafkaBus = Bus & {
 
 const START_TIMEOUT_MS = 30_000;
 
+/**
+ * Bytes of keys and values one send carries at most. A send's messages for one partition
+ * travel as one record batch, which a broker refuses above its `message.max.bytes` (1 MB
+ * by default); envelopes carry every balance change of their transaction, so a large
+ * batch of one coin's transactions would pass it.
+ */
+export const MAX_SEND_BYTES = 512 * 1024;
+
+/** `messages` in runs of at most `max` bytes (a single larger message alone). */
+export function bySize<M extends { key: string; value: string }>(messages: M[], max: number): M[][] {
+  const chunks: M[][] = [];
+  let chunk: M[] = [];
+  let bytes = 0;
+  for (const m of messages) {
+    const size = Buffer.byteLength(m.key) + Buffer.byteLength(m.value);
+    if (chunk.length && bytes + size > max) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(m);
+    bytes += size;
+  }
+  if (chunk.length) chunks.push(chunk);
+  return chunks;
+}
+
 /** `topic` is required: a default once made a process publish to a topic other than the configured KAFKA_TOPIC. */
 export async function createKafkaBus(kafka: Kafka, opts: { topic: string; sendTimeoutMs?: number }): Promise<KafkaBus> {
   const producer = createRecoveringProducer(kafka, { timeoutMs: opts.sendTimeoutMs ?? 2000 });
@@ -35,7 +62,9 @@ export async function createKafkaBus(kafka: Kafka, opts: { topic: string; sendTi
   return {
     async publish(batch: TxEnvelope[]) {
       if (batch.length === 0) return;
-      await producer.send({ topic: opts.topic, acks: -1, messages: batch.map((env) => ({ key: partitionKey(env), value: encodeEnvelope(env) })) });
+      const messages = batch.map((env) => ({ key: partitionKey(env), value: encodeEnvelope(env) }));
+      // in order, one send at a time: a later send never overtakes an earlier one
+      for (const chunk of bySize(messages, MAX_SEND_BYTES)) await producer.send({ topic: opts.topic, acks: -1, messages: chunk });
     },
     ready: () => producer.ready(),
     close: () => producer.close(),
