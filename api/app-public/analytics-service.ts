@@ -115,7 +115,18 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   }
   const configured = deps.configs.launch ?? deps.configs.all[0];
   const creatorBps = configured ? configured.creatorPct * 100 : 0;
-  const names = new Map((await deps.board.rows()).filter((r) => earners.some((e) => e.mint === r.mint)).map((r) => [r.mint, r]));
+  // the earners' names by the directory's key, not from the market board (its reload reads every coin)
+  const names = new Map(
+    earners.length
+      ? (
+          await deps.ch.query<{ mint: string; coin_name: string; symbol: string }>(
+            `SELECT mint, argMax(coin_name, version) AS coin_name, argMax(symbol, version) AS symbol FROM agent_directory
+             WHERE mint IN {mints:Array(String)} GROUP BY mint`,
+            { mints: earners.map((e) => e.mint) },
+          )
+        ).map((r) => [r.mint, r])
+      : [],
+  );
   const series = revenue.map((d) => ({ day: d.day, lamports: d.lamports, usd: d.usd }));
   const revenueUsd = series.some((d) => d.usd === null) ? null : series.reduce((s, d) => s + d.usd!, 0);
   const reward = rewards[0];
