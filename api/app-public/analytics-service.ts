@@ -62,7 +62,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     deps.ch.query<{ day: string; lamports: string; usd: number | null }>(
       `SELECT toString(c.day) AS day, toString(sum(c.lamports)) AS lamports, sum(toFloat64(c.lamports) * ${PRICE_OR_FIRST}) / 1e9 AS usd
        FROM ${withSolPrice(`SELECT 0 AS k, toStartOfMinute(at) AS minute, toDate(at) AS day, quote_amount AS lamports FROM fee_claims
-                            WHERE at >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM} ${notIn("stock", stock)}`)}
+                            WHERE at >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM} ${notIn("stock", stock)}`, "since")}
        GROUP BY c.day ORDER BY c.day SETTINGS join_use_nulls = 1`,
       p,
     ),

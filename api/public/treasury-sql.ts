@@ -18,8 +18,9 @@ export const WALLETS = (role: "vault" | "creator") =>
 /**
  * Treasury transfers classified by recipient: `payout` = 'vault' | 'creator' (others are
  * left out), `mint` the agent paid. Columns: at, slot, signature, ix, inner, lamports,
- * recipient, payout, mint. The paid wallets' vault and creator rows are grouped once
- * (one join): a vault row outranks any creator row, then the newest wins, as in WALLETS.
+ * recipient, payout, mint. Every directory row's two wallets are grouped in one pass (an
+ * IN filter on the paid wallets cost more than the grouping it saved, measured at 10k
+ * coins): a vault row outranks any creator row, then the newest wins, as in WALLETS.
  */
 export const CLASSIFIED_TRANSFERS = `
   SELECT f.at AS at, f.slot AS slot, f.signature AS signature, f.ix AS ix, f.inner AS inner, f.lamports AS lamports, f.recipient AS recipient,
@@ -27,8 +28,7 @@ export const CLASSIFIED_TRANSFERS = `
   FROM (SELECT * FROM treasury_flows WHERE kind = 'transfer' AND recipient != '') AS f
   INNER JOIN (
     SELECT wallet, argMax(mint, (is_vault, created_at)) AS paid, max(is_vault) AS vault FROM (
-      SELECT vault AS wallet, mint, created_at, toUInt8(1) AS is_vault FROM agent_directory WHERE vault IN (${PAID})
-      UNION ALL
-      SELECT creator AS wallet, mint, created_at, toUInt8(0) AS is_vault FROM agent_directory WHERE creator IN (${PAID}))
+      SELECT w.1 AS wallet, w.2 AS is_vault, mint, created_at FROM agent_directory
+      ARRAY JOIN [(vault, toUInt8(1)), (creator, toUInt8(0))] AS w WHERE wallet != '')
     GROUP BY wallet HAVING paid != ''
   ) AS w ON f.recipient = w.wallet`;
