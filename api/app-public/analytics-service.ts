@@ -38,7 +38,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const pcts = sol.map((a) => deps.configs.byAddress.get(a)!.creatorPct);
   const lamportMints = [...new Set([...hidden, ...stock])];
   const p = { since, sinceDay, hidden, stock, sol, pcts, treasury, lamportMints, limit: TOP_EARNERS, recent: RECENT_PAYOUTS };
-  const [all, ofHidden, earners, revenue, rewards, payouts, live, holders, solUsd] = await Promise.all([
+  const [all, ofHidden, earners, revenue, rewards, live, holders, solUsd] = await Promise.all([
     deps.ch.query<Sums>(
       `SELECT config, toString(sum(trades)) AS trades, toString(sum(volume)) AS volume, toString(sum(trading_fee)) AS tf, toString(sum(protocol_fee)) AS pf
        FROM fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC') GROUP BY config`,
@@ -62,31 +62,29 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     deps.ch.query<{ day: string; lamports: string; usd: number | null }>(
       `SELECT toString(c.day) AS day, toString(sum(c.lamports)) AS lamports, sum(toFloat64(c.lamports) * ${PRICE_OR_FIRST}) / 1e9 AS usd
        FROM ${withSolPrice(`SELECT 0 AS k, toStartOfMinute(at) AS minute, toDate(at) AS day, quote_amount AS lamports FROM fee_claims
-                            WHERE at >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM} ${notIn("stock", stock)}`)}
+                            WHERE at >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM} ${notIn("stock", stock)}`, "since")}
        GROUP BY c.day ORDER BY c.day SETTINGS join_use_nulls = 1`,
       p,
     ),
-    // creator rewards, all time: creators' own fee claims and the treasury's payouts to creators
-    deps.ch.query<{ lamports: string; usd: number | null }>(
-      `SELECT toString(sum(c.lamports)) AS lamports, sum(toFloat64(c.lamports) * ${PRICE_OR_FIRST}) / 1e9 AS usd
-       FROM ${withSolPrice(`SELECT 0 AS k, toStartOfMinute(at) AS minute, quote_amount AS lamports FROM fee_claims WHERE role = 'creator' ${notIn("stock", stock)}
+    // creator rewards, all time (creators' own fee claims and the treasury's payouts to creators), and recent payouts:
+    // one classification of the treasury's transfers for both; each side of recent payouts cut to the page, then merged
+    // (every key DESC: a tuple sorted in reverse is NEWEST's order)
+    deps.ch.query<{ lamports: string; usd: number | null; recent: [string, string, string, number, string][] }>(
+      `SELECT toString(sumIf(c.lamports, c.reward = 1)) AS lamports, sumIf(toFloat64(c.lamports) * ${PRICE_OR_FIRST}, c.reward = 1) / 1e9 AS usd,
+         arrayMap(x -> (x.6, x.7, toString(x.8), toUnixTimestamp(x.1), x.3), arraySlice(arrayReverseSort(arrayConcat(
+           arraySlice(arrayReverseSort(groupArrayIf((c.at, c.slot, c.signature, c.ix, c.inner, c.kind, c.mint, c.lamports), c.listed = 1)), 1, {recent:UInt32}),
+           (SELECT groupArray((at, slot, signature, ix, inner, kind, mint, lamports)) FROM (
+              SELECT at, slot, signature, ix, inner, if(role = 'creator', 'creator_fee_claim', 'fee_claim') AS kind, mint, quote_amount AS lamports
+              FROM fee_claims WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("lamportMints", lamportMints)}
+              ORDER BY ${NEWEST} LIMIT {recent:UInt32})))), 1, {recent:UInt32})) AS recent
+       FROM ${withSolPrice(`SELECT 0 AS k, toStartOfMinute(at) AS minute, quote_amount AS lamports, toUInt8(1) AS reward, toUInt8(0) AS listed,
+                              at, slot, signature, ix, inner, '' AS kind, mint
+                            FROM fee_claims WHERE role = 'creator' ${notIn("stock", stock)}
                             UNION ALL
-                            SELECT 0 AS k, toStartOfMinute(at) AS minute, lamports FROM (${CLASSIFIED_TRANSFERS}) WHERE payout = 'creator'`)}
+                            SELECT 0 AS k, toStartOfMinute(at) AS minute, lamports, toUInt8(payout = 'creator') AS reward,
+                              toUInt8(${hidden.length ? "mint NOT IN {hidden:Array(String)}" : "1"}) AS listed, at, slot, signature, ix, inner, concat(payout, '_payout') AS kind, mint
+                            FROM (${CLASSIFIED_TRANSFERS})`)}
        SETTINGS join_use_nulls = 1`,
-      p,
-    ),
-    deps.ch.query<{ kind: string; mint: string; lamports: string; at: number; signature: string }>(
-      // each side cut to the page before the two are merged
-      `SELECT kind, mint, toString(lamports) AS lamports, toUnixTimestamp(at) AS at, signature FROM (
-         SELECT * FROM (
-           SELECT if(role = 'creator', 'creator_fee_claim', 'fee_claim') AS kind, mint, quote_amount AS lamports, at, signature, slot, ix, inner
-           FROM fee_claims WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("lamportMints", lamportMints)}
-           ORDER BY ${NEWEST} LIMIT {recent:UInt32})
-         UNION ALL
-         SELECT * FROM (
-           SELECT concat(payout, '_payout') AS kind, mint, lamports, at, signature, slot, ix, inner FROM (${CLASSIFIED_TRANSFERS}) WHERE 1 ${notIn("hidden", hidden)}
-           ORDER BY ${NEWEST} LIMIT {recent:UInt32})
-       ) ORDER BY ${NEWEST} LIMIT {recent:UInt32}`,
       p,
     ),
     agentsLive(deps),
@@ -115,7 +113,18 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   }
   const configured = deps.configs.launch ?? deps.configs.all[0];
   const creatorBps = configured ? configured.creatorPct * 100 : 0;
-  const names = new Map((await deps.board.rows()).filter((r) => earners.some((e) => e.mint === r.mint)).map((r) => [r.mint, r]));
+  // the earners' names by the directory's key, not from the market board (its reload reads every coin)
+  const names = new Map(
+    earners.length
+      ? (
+          await deps.ch.query<{ mint: string; coin_name: string; symbol: string }>(
+            `SELECT mint, argMax(coin_name, version) AS coin_name, argMax(symbol, version) AS symbol FROM agent_directory
+             WHERE mint IN {mints:Array(String)} GROUP BY mint`,
+            { mints: earners.map((e) => e.mint) },
+          )
+        ).map((r) => [r.mint, r])
+      : [],
+  );
   const series = revenue.map((d) => ({ day: d.day, lamports: d.lamports, usd: d.usd }));
   const revenueUsd = series.some((d) => d.usd === null) ? null : series.reduce((s, d) => s + d.usd!, 0);
   const reward = rewards[0];
@@ -140,7 +149,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     },
     creatorRewards: { lamports: reward?.lamports || "0", usd: reward && BigInt(reward.lamports || 0) > 0n ? reward.usd : 0 },
     topEarners: earners.map((e) => ({ mint: e.mint, name: names.get(e.mint)?.coin_name ?? "", symbol: names.get(e.mint)?.symbol ?? "", lamports: e.lamports })),
-    recentPayouts: payouts.map((x) => ({ kind: x.kind, mint: x.mint, lamports: x.lamports, at: new Date(Number(x.at) * 1000).toISOString(), signature: x.signature })),
+    recentPayouts: (reward?.recent ?? []).map(([kind, mint, lamports, at, signature]) => ({ kind, mint, lamports, at: new Date(Number(at) * 1000).toISOString(), signature })),
     at: new Date(nowMs).toISOString(),
   };
 }

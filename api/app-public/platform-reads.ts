@@ -66,9 +66,13 @@ export const PLATFORM_CLAIM = "(role = 'partner' OR (role = 'position' AND claim
 /**
  * The SOL price of a row's minute (`sol_price_1m`, the last recorded at or before it),
  * or the first price ever recorded for rows older than the history; null with no history.
- * Wraps `rows` (which must have `minute` and `k` = 0) as an ASOF join.
+ * Wraps `rows` (which must have `minute` and `k` = 0) as an ASOF join. With `since` (the
+ * name of a UInt32 parameter no row is older than), only the prices from the last one at
+ * or before it are joined, not the whole history.
  */
-export const withSolPrice = (rows: string) => `
+export const withSolPrice = (rows: string, since?: string) => `
   (${rows}) AS c
-  ASOF LEFT JOIN (SELECT 0 AS k, minute, usd FROM sol_price_1m FINAL) AS p ON c.k = p.k AND c.minute >= p.minute`;
+  ASOF LEFT JOIN (SELECT 0 AS k, minute, usd FROM sol_price_1m FINAL
+    ${since ? `WHERE minute >= (SELECT max(minute) FROM sol_price_1m WHERE minute <= toDateTime({${since}:UInt32}, 'UTC'))` : ""}) AS p
+  ON c.k = p.k AND c.minute >= p.minute`;
 export const PRICE_OR_FIRST = "ifNull(p.usd, (SELECT usd FROM sol_price_1m FINAL ORDER BY minute LIMIT 1))";

@@ -26,7 +26,7 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
   const mint = t.platformTokenMint;
   const { stock } = await excludedMints(deps);
   const p = { treasury: treasurySet(deps), stock, mint: mint ?? "", recent: RECENT_TOKENOMICS };
-  const [totals, paid, buybacks, payouts] = await Promise.all([
+  const [totals, paid, buybacks] = await Promise.all([
     deps.ch.query<Totals>(
       `SELECT
          (SELECT toString(sum(quote_amount)) FROM fee_claims WHERE ${PLATFORM_CLAIM} ${notIn("stock", stock)}) AS claimed,
@@ -35,17 +35,17 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
          (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply`,
       p,
     ),
-    deps.ch.query<{ vaults: string; creators: string }>(
-      `SELECT toString(sumIf(lamports, payout = 'vault')) AS vaults, toString(sumIf(lamports, payout = 'creator')) AS creators FROM (${CLASSIFIED_TRANSFERS})`,
+    // one classification for both: the sums and the newest creator payouts (all DESC: the tuple's order is NEWEST's)
+    deps.ch.query<{ vaults: string; creators: string; recent: [number, string, string, string, string][] }>(
+      `SELECT toString(sumIf(lamports, payout = 'vault')) AS vaults, toString(sumIf(lamports, payout = 'creator')) AS creators,
+         arrayMap(x -> (toUnixTimestamp(x.1), x.6, x.7, toString(x.8), x.3),
+           arraySlice(arrayReverseSort(groupArrayIf((at, slot, signature, ix, inner, mint, recipient, lamports), payout = 'creator')), 1, {recent:UInt32})) AS recent
+       FROM (${CLASSIFIED_TRANSFERS})`,
+      p,
     ),
     deps.ch.query<{ at: number; lamports: string; atoms: string; signature: string }>(
       `SELECT toUnixTimestamp(at) AS at, toString(lamports) AS lamports, toString(atoms) AS atoms, signature FROM treasury_flows
        WHERE kind = 'buyback' ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC LIMIT {recent:UInt32}`,
-      p,
-    ),
-    deps.ch.query<{ at: number; mint: string; creator: string; lamports: string; signature: string }>(
-      `SELECT toUnixTimestamp(at) AS at, mint, recipient AS creator, toString(lamports) AS lamports, signature FROM (${CLASSIFIED_TRANSFERS})
-       WHERE payout = 'creator' ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC LIMIT {recent:UInt32}`,
       p,
     ),
   ]);
@@ -68,7 +68,7 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
       burnedShareBps: !mint ? 0 : supply === null ? null : supply + burned === 0n ? 0 : Number((burned * 10_000n) / (supply + burned)),
     },
     recentBuybacks: buybacks.map((b) => ({ at: iso(b.at), lamports: b.lamports, atoms: b.atoms, signature: b.signature })),
-    recentCreatorPayouts: payouts.map((x) => ({ at: iso(x.at), mint: x.mint, creator: x.creator, lamports: x.lamports, signature: x.signature })),
+    recentCreatorPayouts: (paid[0]?.recent ?? []).map(([at, mint, creator, lamports, signature]) => ({ at: iso(at), mint, creator, lamports, signature })),
     platformTokenMint: mint,
     platformTokenSupply: supply === null ? null : supply.toString(),
     at: new Date(nowMs).toISOString(),
