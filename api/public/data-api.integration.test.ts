@@ -161,7 +161,8 @@ describe("Data API /v1/public", () => {
     for (const path of [`/v1/public/agents/${MINT}/activity?kinds=${kinds}`, `/v1/public/activity?kinds=${kinds}`]) {
       const whole = (await p.call(`${path}&limit=50`)).body.items.map((i: any) => i.id);
       expect(whole.length).toBeGreaterThan(3);
-      expect(new Set(whole.map((id: string) => id.split(":")[0])).size).toBeGreaterThan(1); // trades and stored kinds
+      // trades and stored kinds (this coin's; the newest page of every coin belongs to whichever test file wrote last)
+      if (path.includes(MINT)) expect(new Set(whole.map((id: string) => id.split(":")[0])).size).toBeGreaterThan(1);
       const paged: string[] = [];
       let cursor: string | null = null;
       do {
