@@ -5,6 +5,7 @@
  */
 import type { SolBalanceChange } from "../contract/facts";
 import type { ChainTransaction } from "../transaction";
+import { txFactKey } from "./site";
 
 /** Null when nothing moved but the fee, or when the source reported no SOL balances at all. */
 export function feePayerBalance(tx: ChainTransaction): SolBalanceChange | null {
@@ -13,5 +14,5 @@ export function feePayerBalance(tx: ChainTransaction): SolBalanceChange | null {
   const moved = tx.nativeBalances.find((b) => b.account === tx.feePayer)?.delta ?? 0n;
   const delta = moved + BigInt(tx.fee);
   if (delta === 0n) return null;
-  return { kind: "sol_balance", signature: tx.signature, ix: 0, inner: -3, slot: tx.slot, blockTime: tx.blockTime, account: tx.feePayer, delta };
+  return { kind: "sol_balance", ...txFactKey(tx, 0, -3), account: tx.feePayer, delta };
 }

@@ -58,14 +58,13 @@ export type InstructionDecoder = {
   decode(site: Site): void;
 };
 
+/** The key of a fact of `tx` at (ix, inner): instruction facts and the per-transaction ones (balances) alike. */
+export function txFactKey(tx: Pick<ChainTransaction, "signature" | "slot" | "blockTime">, ix: number, inner: number): FactKey {
+  return { signature: tx.signature, ix, inner, slot: tx.slot, blockTime: tx.blockTime };
+}
+
 export function factKey(site: Site): FactKey {
-  return {
-    signature: site.tx.signature,
-    ix: site.ix,
-    inner: site.inner,
-    slot: site.tx.slot,
-    blockTime: site.tx.blockTime,
-  };
+  return txFactKey(site.tx, site.ix, site.inner);
 }
 
 /** The emitting instruction, which must be one of `names` when given. */

@@ -5,6 +5,7 @@
 import type { Burn } from "../contract/facts";
 import type { ChainTransaction, Instruction } from "../transaction";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs";
+import { txFactKey } from "./site";
 
 const BURN = 8;
 const BURN_CHECKED = 15;
@@ -27,11 +28,7 @@ export function burnFromInstruction(
   const amount = new DataView(data.buffer, data.byteOffset + 1, 8).getBigUint64(0, true);
   return {
     kind: "burn",
-    signature: tx.signature,
-    ix,
-    inner,
-    slot: tx.slot,
-    blockTime: tx.blockTime,
+    ...txFactKey(tx, ix, inner),
     mint: ins.accounts[1]!,
     account: ins.accounts[0]!,
     authority: ins.accounts[2]!,

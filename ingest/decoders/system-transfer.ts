@@ -6,6 +6,7 @@
 import { SystemProgram } from "@solana/web3.js";
 import type { SolTransfer } from "../contract/facts";
 import type { ChainTransaction, Instruction } from "../transaction";
+import { txFactKey } from "./site";
 
 // from web3.js, never typed by hand
 export const SYSTEM_PROGRAM_ID: string = SystemProgram.programId.toBase58();
@@ -22,11 +23,7 @@ export function solTransferFromInstruction(ins: Instruction, tx: ChainTransactio
   if (ins.accounts.length < 2) return `system transfer: ${ins.accounts.length} accounts, expected 2`;
   return {
     kind: "sol_transfer",
-    signature: tx.signature,
-    ix,
-    inner,
-    slot: tx.slot,
-    blockTime: tx.blockTime,
+    ...txFactKey(tx, ix, inner),
     from: ins.accounts[0]!,
     to: ins.accounts[1]!,
     lamports: view.getBigUint64(4, true),

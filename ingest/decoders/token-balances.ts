@@ -8,17 +8,14 @@
  */
 import type { TokenBalanceChange } from "../contract/facts";
 import type { ChainTransaction } from "../transaction";
+import { txFactKey } from "./site";
 
 export const TOKEN_BALANCE_INNER = -2;
 
 export function tokenBalanceFacts(tx: ChainTransaction): TokenBalanceChange[] {
   return tx.tokenBalances.map((b, ix) => ({
     kind: "token_balance",
-    signature: tx.signature,
-    ix,
-    inner: TOKEN_BALANCE_INNER,
-    slot: tx.slot,
-    blockTime: tx.blockTime,
+    ...txFactKey(tx, ix, TOKEN_BALANCE_INNER),
     mint: b.mint,
     account: b.account,
     owner: b.owner,
