@@ -1,6 +1,7 @@
 /**
  * The HTTP app: health, the Data API, the Application API's public reads, the daemon surface, wallet sign-in and the
- * signed-in account, the Launch API, stored media, the webhook receiver, the realtime channel and metrics.
+ * signed-in account, the Launch API, stored media, the webhook receiver, the realtime channel, metrics, and the
+ * OpenAPI document of all of them with its reference page.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -18,6 +19,7 @@ import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
 import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
 import { realtimeRoutes, WEBSOCKET_SETTINGS, type RealtimeRouteDeps } from "./realtime";
+import { openApiRoutes } from "./openapi";
 import type { MediaStore } from "../infra/media-store";
 import { metricsDenial, metricsDenied } from "../infra/metrics-access";
 import { httpDurationHistogram } from "../pipelines/metrics";
@@ -79,6 +81,8 @@ export function createApp(deps: AppDeps) {
       set.headers["cache-control"] = "no-store";
       return (await registry.metrics()) + ((await deps.metricsText?.()) ?? "");
     })
+    // the contract: GET /v1/openapi.json and the reference page /docs
+    .use(openApiRoutes())
     .use(deps.daemons ? daemonRoutes(deps.daemons) : new Elysia())
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads

@@ -2,6 +2,7 @@
  * The trade export's query: which coin, which range, which format. Every problem is
  * reported at once (400 VALIDATION_ERROR, one entry per field in `details`).
  */
+import * as v from "valibot";
 import { validationError } from "../errors";
 
 export const EXPORT_FORMATS = ["csv", "ndjson", "parquet"] as const;
@@ -34,32 +35,41 @@ export function parseRangeEnd(raw: string): RangeEnd | string {
   return { ms };
 }
 
+const rangeEnd = (name: "from" | "to") =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.metadata({ description: `a slot (digits, inclusive) or an ISO 8601 time (${name === "from" ? "inclusive" : "exclusive"}; UTC unless it names a zone)`, examples: [name === "from" ? "2026-01-01T00:00:00Z" : "312000000"] }),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const end = parseRangeEnd(dataset.value);
+        if (typeof end !== "string") return end;
+        addIssue({ message: end });
+        return NEVER;
+      }),
+    ),
+  );
+
+/** The query's fields (an empty value is no value); the range's own rules are parseExportQuery's. */
+export const ExportQuerySchema = v.object({
+  mint: v.optional(v.pipe(v.string(), v.regex(BASE58_MINT, "must be a base58 mint address"), v.metadata({ description: "one coin; without it every public platform coin" }))),
+  format: v.optional(v.picklist(EXPORT_FORMATS, `must be one of ${EXPORT_FORMATS.join(", ")}`), "csv"),
+  from: rangeEnd("from"),
+  to: rangeEnd("to"),
+});
+
 /** The query of GET /v1/public/exports/trades; unknown parameters are ignored, as everywhere in the Data API. */
 export function parseExportQuery(query: Record<string, string | undefined>): ExportQuery {
-  const problems: { field: string; message: string }[] = [];
-  const one = (name: string) => {
-    const value = query[name];
-    return value === undefined || value === "" ? undefined : value;
-  };
-  const mint = one("mint");
-  if (mint !== undefined && !BASE58_MINT.test(mint)) problems.push({ field: "mint", message: "must be a base58 mint address" });
-  const format = one("format") ?? "csv";
-  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) problems.push({ field: "format", message: `must be one of ${EXPORT_FORMATS.join(", ")}` });
-  const ends: Record<"from" | "to", RangeEnd | null> = { from: null, to: null };
-  for (const name of ["from", "to"] as const) {
-    const raw = one(name);
-    if (raw === undefined) continue;
-    const end = parseRangeEnd(raw);
-    if (typeof end === "string") problems.push({ field: name, message: end });
-    else ends[name] = end;
-  }
-  const { from, to } = ends;
+  const given = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ""));
+  const r = v.safeParse(ExportQuerySchema, given, { abortEarly: false });
+  const problems = r.success ? [] : r.issues.map((i) => ({ field: v.getDotPath(i) ?? "query", message: i.message }));
+  const from = r.success ? (r.output.from ?? null) : null;
+  const to = r.success ? (r.output.to ?? null) : null;
   if (from && to) {
     if ("slot" in from && "slot" in to && from.slot > to.slot) problems.push({ field: "from", message: "must not be after to" });
     if ("ms" in from && "ms" in to && from.ms >= to.ms) problems.push({ field: "from", message: "must be before to (a time range excludes to)" });
   }
-  if (problems.length) throw validationError(problems);
-  return { mint: mint ?? null, from, to, format: format as ExportFormat };
+  if (!r.success || problems.length) throw validationError(problems);
+  return { mint: r.output.mint ?? null, from, to, format: r.output.format };
 }
 
 /** Text of a range end for a file name: the slot, or the time as 20260101T000000Z. */

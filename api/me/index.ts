@@ -4,10 +4,9 @@
  * cached by shared caches (`no-store`): the answers belong to one wallet.
  * /v1/me/console and /v1/me/approvals belong to the agent runtime's routes.
  */
-import * as v from "valibot";
 import { Elysia } from "elysia";
 import { parseOrThrow } from "../errors";
-import { cursor, intInRange } from "../public/model";
+import { MyAgentsQuery } from "./model";
 import { takeFromBudget, type ClientBudget } from "../public/http";
 import { signedInCors, type Auth } from "../auth";
 import { account, myAgents, myWallet, type MeDeps } from "./service";
@@ -18,7 +17,6 @@ export type MeRouteDeps = MeDeps & {
   budget?: ClientBudget;
 };
 
-const AgentsQuery = v.object({ limit: intInRange(1, 50, 20), cursor });
 
 export const meRoutes = (deps: MeRouteDeps) =>
   new Elysia({ prefix: "/v1/me" })
@@ -27,6 +25,6 @@ export const meRoutes = (deps: MeRouteDeps) =>
     .get("", async ({ request }) => account(deps, await deps.auth.requireSignedIn(request)))
     .get("/agents", async ({ request, query }) => {
       const { address } = await deps.auth.requireSignedIn(request);
-      return myAgents(deps, address, parseOrThrow(AgentsQuery, query));
+      return myAgents(deps, address, parseOrThrow(MyAgentsQuery, query));
     })
     .get("/wallet", async ({ request }) => myWallet(deps, (await deps.auth.requireSignedIn(request)).address));

@@ -13,6 +13,7 @@ export const QuoteQuery = v.object({
   /** lamports (or quote atoms) to buy with, token atoms to sell */
   amount: v.pipe(
     v.string("is required: atoms as a decimal integer (lamports to buy, token atoms to sell)"),
+    v.metadata({ description: "atoms, 1 to 2^64-1: lamports (or quote atoms) to buy with, token atoms to sell", examples: ["100000000"] }),
     v.regex(/^\d{1,20}$/, "must be a positive integer of atoms (lamports to buy, token atoms to sell)"),
     v.transform((s: string) => BigInt(s)),
     v.check((a) => a > 0n, "must be a positive integer of atoms (lamports to buy, token atoms to sell)"),
@@ -21,6 +22,7 @@ export const QuoteQuery = v.object({
   slippageBps: v.optional(
     v.pipe(
       v.string(),
+      v.metadata({ type: "integer", minimum: 0, maximum: 10_000, description: "slippage allowed for minimumAmountOut, basis points" }),
       v.regex(/^\d{1,5}$/, "must be an integer from 0 to 10000"),
       v.transform(Number),
       v.maxValue(10_000, "must be an integer from 0 to 10000"),

@@ -20,6 +20,8 @@ export const intInRange = (min: number, max: number, fallback: number) =>
   v.optional(
     v.pipe(
       v.string(),
+      // what the OpenAPI document says of it: an integer, as the text of a query parameter
+      v.metadata({ type: "integer", minimum: min, maximum: max }),
       v.regex(/^\d+$/, `must be an integer from ${min} to ${max}`),
       v.transform(Number),
       v.minValue(min, `must be an integer from ${min} to ${max}`),
@@ -45,6 +47,8 @@ export const kindsParam = (allowed: readonly string[]) =>
   v.optional(
     v.pipe(
       v.string(),
+      // in the OpenAPI document: an array sent as one comma list (kinds=post,trade)
+      v.metadata({ type: "array", items: { type: "string", enum: allowed }, minItems: 1, description: `a comma list of ${allowed.join(", ")}` }),
       v.transform((s) => s.split(",").map((k) => k.trim()).filter(Boolean)),
       v.minLength(1, "must list at least one kind"),
       v.check((ks) => ks.every((k) => allowed.includes(k)), `must be a comma list of ${allowed.join(", ")}`),
