@@ -37,7 +37,6 @@ export function openApiDocument(routes: readonly RouteDoc[], components: Record<
   }
   return {
     openapi: "3.1.0",
-    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     info,
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
