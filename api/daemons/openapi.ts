@@ -3,7 +3,7 @@
  * routes and the signed-in console. Order of checks on signed-in routes: sign-in (401),
  * the path (400), the agent (404), its operator (403), then the body (400).
  */
-import { SIGNED_IN_ERRORS as SIGNED_IN, type RouteDoc } from "../openapi/route";
+import { READ_ERRORS, SIGNED_IN_ERRORS as SIGNED_IN, type RouteDoc } from "../openapi/route";
 import type { ErrorCode } from "../openapi/error-codes";
 import { AutonomyBody, DecisionBody, DirectiveBody, MintIdParams, MintParam, PersonaBody, SpendQuery, StdoutQuery } from "./model";
 import * as r from "./responses";
@@ -24,20 +24,20 @@ export const daemonRoutes: RouteDoc[] = [
   {
     method: "get", path: "/v1/daemons/catalog", operationId: "getDaemonCatalog", tag, summary: "Agent templates, selectable models, persona choices",
     responses: { 200: { description: "the catalog", schema: r.Catalog } },
-    errors: { 429: ["RATE_LIMITED"] },
+    errors: READ_ERRORS.fixed,
   },
   {
     method: "get", path: "/v1/daemons/:mint", operationId: "getDaemon", tag, summary: "An agent's public profile",
     params: MintParam,
     responses: { 200: { description: "template, model, state, autonomy, persona, fuel", schema: r.DaemonProfile } },
-    errors: { 400: ["VALIDATION_ERROR"], 404: ["NOT_FOUND"], 429: ["RATE_LIMITED"] },
+    errors: READ_ERRORS.byMint,
   },
   {
     method: "get", path: "/v1/daemons/:mint/stdout", operationId: "listDaemonStdout", tag, summary: "An agent's stdout lines, newest first",
     description: "`cursor` is the id of the last line of the page before (`nextCursor`).",
     params: MintParam, query: StdoutQuery,
     responses: { 200: { description: "a page of lines", schema: r.StdoutPage } },
-    errors: { 400: ["VALIDATION_ERROR"], 404: ["NOT_FOUND"], 429: ["RATE_LIMITED"] },
+    errors: READ_ERRORS.byMint,
   },
   {
     ...operator, method: "put", path: "/v1/daemons/:mint/persona", operationId: "putDaemonPersona", summary: "Change the persona (operator)",

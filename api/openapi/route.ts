@@ -74,6 +74,13 @@ export const errorEnvelope = (codes: readonly string[]) =>
 
 export const ErrorEnvelope = errorEnvelope([]);
 
+/** The errors of the public reads (any origin, the per-client budget): a read of a list, of one mint's record, or of a fixed answer. */
+export const READ_ERRORS = {
+  list: { 400: ["VALIDATION_ERROR"], 429: ["RATE_LIMITED"] },
+  byMint: { 400: ["VALIDATION_ERROR"], 404: ["NOT_FOUND"], 429: ["RATE_LIMITED"] },
+  fixed: { 429: ["RATE_LIMITED"] },
+} as const satisfies Record<string, RouteDoc["errors"]>;
+
 /** The 401 codes of every route that needs the wallet sign-in's access token. */
 export const SIGNED_IN_ERRORS: readonly ErrorCode[] = ["AUTH_REQUIRED", "TOKEN_INVALID", "TOKEN_EXPIRED", "TOKEN_REVOKED"];
 
