@@ -37,7 +37,7 @@ export const authRoutes: RouteDoc[] = [
     errors: { 400: ["VALIDATION_ERROR"], 401: ["TOKEN_INVALID", "TOKEN_EXPIRED", "TOKEN_REVOKED", "REFRESH_TOKEN_REUSED"], 429: ["RATE_LIMITED"] },
   },
   {
-    method: "post", path: "/v1/auth/logout", operationId: "signOut", tag, security: "bearer", summary: "End the session",
+    method: "post", path: "/v1/auth/logout", operationId: "signOut", tag, security: "bearerOptional", summary: "End the session",
     description: "With `Authorization: Bearer <accessToken>` (an expired one works) or `{ refreshToken }`: every token of the session stops working.",
     body: { schema: LogoutBody, required: false, example: {} },
     responses: { 200: { description: "signed out", schema: SignedOut } },

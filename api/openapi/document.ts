@@ -54,6 +54,7 @@ export function openApiDocument(routes: readonly RouteDoc[], components: Record<
 const SECURITY: Record<Security, Json[] | undefined> = {
   public: undefined,
   bearer: [{ accessToken: [] }],
+  bearerOptional: [{ accessToken: [] }, {}],
   apiKey: [{ apiKey: [] }],
   webhook: [{ webhookSecret: [] }],
 };

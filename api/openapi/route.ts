@@ -10,8 +10,8 @@ import { ERROR_CODES, type ErrorCode } from "./error-codes";
 export type Schema = v.GenericSchema;
 export type Method = "get" | "post" | "put" | "delete";
 
-/** Who may call: none (public), the signed-in wallet's access token, a Launch API key, or the webhook secret. */
-export type Security = "public" | "bearer" | "apiKey" | "webhook";
+/** Who may call: none (public), the signed-in wallet's access token (required, or optional), a Launch API key, or the webhook secret. */
+export type Security = "public" | "bearer" | "bearerOptional" | "apiKey" | "webhook";
 
 export type HeaderDoc = { name: string; required?: boolean; description: string; schema?: Record<string, unknown> };
 
