@@ -1,6 +1,6 @@
 /**
- * The HTTP app: health, the Data API, the Application API's public reads, the daemon surface, wallet sign-in and the
- * signed-in account, the Launch API, stored media, the webhook receiver, the realtime channel and metrics.
+ * The HTTP app: health, the Data API, the Application API's public reads, the dashboard page, the daemon surface, wallet
+ * sign-in and the signed-in account, the Launch API, stored media, the webhook receiver, the realtime channel and metrics.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -18,6 +18,7 @@ import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
 import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
 import { realtimeRoutes, WEBSOCKET_SETTINGS, type RealtimeRouteDeps } from "./realtime";
+import { dashboardRoutes } from "./dashboard";
 import type { MediaStore } from "../infra/media-store";
 import { metricsDenial, metricsDenied } from "../infra/metrics-access";
 import { httpDurationHistogram } from "../pipelines/metrics";
@@ -85,6 +86,8 @@ export function createApp(deps: AppDeps) {
     .use(deps.data ? appPublicRoutes(deps.data) : new Elysia())
     // trade history export (/v1/public/exports/trades): the Data API's engines, budget and CORS, streamed answers
     .use(deps.data ? exportRoutes({ ...deps.data, exportsPerClient: deps.data.exportsPerClient ?? 2, log: deps.log.child({ stage: "exports" }) }) : new Elysia())
+    // the dashboard page reads the public APIs above from the browser
+    .use(deps.data ? dashboardRoutes({ log: deps.log.child({ stage: "dashboard" }) }) : new Elysia())
     .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia())
     .use(deps.launches ? launchRoutes(deps.launches) : new Elysia())
     .use(deps.media ? mediaRoutes(deps.media) : new Elysia())
