@@ -22,6 +22,10 @@ const hashed = (stem: string, body: string, ext: string) => `${stem}-${createHas
 /** Bundles `dir` (src/main.ts, style.css, index.html with `{{script}}` and `{{style}}`). */
 export async function buildDashboard(dir = DASHBOARD_DIR): Promise<DashboardBuild> {
   const entry = join(dir, "src", "main.ts");
+  const [css, template] = await Promise.all([readFile(join(dir, "style.css"), "utf8"), readFile(join(dir, "index.html"), "utf8")]).catch((e: Error) => {
+    throw new DashboardBuildError(`reading the dashboard page under ${dir} failed: ${e.message}`);
+  });
+  for (const slot of ["{{script}}", "{{style}}"]) if (!template.includes(slot)) throw new DashboardBuildError(`${join(dir, "index.html")} has no ${slot}`);
   let result: Awaited<ReturnType<typeof Bun.build>>;
   try {
     // NODE_ENV production: Bun then resolves the libraries' "production" exports (lightweight-charts'
@@ -34,10 +38,6 @@ export async function buildDashboard(dir = DASHBOARD_DIR): Promise<DashboardBuil
   const script = result.outputs.find((o) => o.kind === "entry-point");
   if (!script) throw new DashboardBuildError(`bundling ${entry} gave no script`);
   const js = await script.text();
-  const [css, template] = await Promise.all([readFile(join(dir, "style.css"), "utf8"), readFile(join(dir, "index.html"), "utf8")]).catch((e: Error) => {
-    throw new DashboardBuildError(`reading the dashboard page under ${dir} failed: ${e.message}`);
-  });
-  for (const slot of ["{{script}}", "{{style}}"]) if (!template.includes(slot)) throw new DashboardBuildError(`${join(dir, "index.html")} has no ${slot}`);
   const jsName = hashed("dashboard", js, "js");
   const cssName = hashed("dashboard", css, "css");
   return {

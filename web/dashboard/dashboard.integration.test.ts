@@ -85,6 +85,7 @@ describe("GET /dashboard in headless Chromium", () => {
   };
 
   beforeAll(async () => {
+    chromium = await startBrowser(); // first: without a browser, fail at once saying what to install
     const configs = fixtureSimConfigs(SEED, { creatorTradingFeePercentage: 30 });
     const now = Math.floor(Date.now() / 1000);
     const count = 3000;
@@ -98,7 +99,6 @@ describe("GET /dashboard in headless Chromium", () => {
     await p.holders.flush(); // holder counts settle before the page and the test read them
     const app = p.app.listen({ port: 0, hostname: "127.0.0.1" });
     server = { base: `http://127.0.0.1:${app.server!.port}`, stop: async () => void (await app.stop(true)) };
-    chromium = await startBrowser();
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 240_000);
 
