@@ -33,6 +33,7 @@ function watch(page: Page) {
   const answers = new Map<string, unknown>();
   page.on("console", (m) => void (m.type() === "error" && problems.push(`console error: ${m.text()}`)));
   page.on("pageerror", (e) => void problems.push(`page error: ${e instanceof Error ? e.message : String(e)}`));
+  // an aborted read is the page cancelling what a newer choice replaced (panel.ts), not a failure
   page.on("requestfailed", (r) => void (r.failure()?.errorText !== "net::ERR_ABORTED" && problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`)));
   page.on("response", async (r) => {
     const url = new URL(r.url());

@@ -3,7 +3,7 @@
  * (`?range=7d&coin=<mint>&interval=1h`), so a view can be linked; every section loads on its
  * own and shows its own loading, empty and failed states (panel.ts).
  */
-import { INTERVALS, RANGES, reads, type Coin, type Interval, type Range } from "./api";
+import { ApiFailure, INTERVALS, RANGES, reads, type Coin, type Interval, type Range } from "./api";
 import { byId, el } from "./dom";
 import { formatTime, formatUsd } from "./format";
 import { Panel } from "./panel";
@@ -122,7 +122,7 @@ function loadSolPrice() {
   out.textContent = "SOL price: loading…";
   reads.solPrice().then(
     (p) => (out.textContent = `SOL ${formatUsd(p.usd)} (${p.source}, ${formatTime(p.publishTime)})`),
-    (e) => (out.textContent = `SOL price unavailable: ${e instanceof Error && "describe" in e ? (e as { describe(): string }).describe() : String(e)}`),
+    (e) => (out.textContent = `SOL price unavailable: ${e instanceof ApiFailure ? e.describe() : String(e)}`),
   );
 }
 
