@@ -193,7 +193,7 @@ describe("GET /dashboard in headless Chromium", () => {
       await checkCoin(page, first.mint, "1h", answer);
 
       // pick a graduated coin: its candles run across the curve and DAMM v2
-      const grad = graduated.find((m) => m !== first.mint)!;
+      const grad = graduated[0]!;
       await page.select("#coin-select", grad);
       await page.waitForFunction((m) => document.querySelector("#coin")?.getAttribute("data-state") === "ready" && document.querySelector('[data-field="coin.mint"]')?.textContent === m, {}, grad);
       await checkCoin(page, grad, "1h", answer);
@@ -205,8 +205,9 @@ describe("GET /dashboard in headless Chromium", () => {
       await page.waitForFunction(() => document.querySelector("#coin")?.getAttribute("data-state") === "ready" && document.querySelector("#coin h4")?.textContent?.includes("1d"));
       await checkCoin(page, grad, "1d", answer);
 
-      // "View" in the top coins table opens that coin
-      const other = list.items.find((c) => c.mint !== grad)!;
+      // "View" in the top coins table opens that coin (one of ours when ours are among the ten)
+      const top = list.items.slice(0, 10).filter((c) => c.mint !== grad);
+      const other = top.find((c) => mints.includes(c.mint)) ?? top[0]!;
       await page.click(`#top-coins tr[data-mint="${other.mint}"] button`);
       await page.waitForFunction((m) => document.querySelector("#coin")?.getAttribute("data-state") === "ready" && document.querySelector('[data-field="coin.mint"]')?.textContent === m, {}, other.mint);
       await checkCoin(page, other.mint, "1d", answer);
@@ -226,7 +227,11 @@ describe("GET /dashboard in headless Chromium", () => {
     }
   }, 120_000);
 
-  /** The coin view shows `mint`: its figures, its newest trade first, and candles drawn from the API's answer. */
+  /**
+   * The coin view shows `mint`: its figures, its trades newest first (the first one as the test
+   * reads it itself), and candles drawn from the API's answer. The engines are shared with other
+   * test files, whose coins may have no trade: ours (`mints`) must have both.
+   */
   async function checkCoin(page: Page, mint: string, interval: string, answer: <T>(path: string) => T) {
     await settled(page);
     const coin = answer<Coin>(`/v1/tokens/${mint}`);
@@ -236,12 +241,13 @@ describe("GET /dashboard in headless Chromium", () => {
     expect(await text(page, "#coin-title")).toBe(`${coin.name} (${coin.symbol})`);
     expect(await text(page, '#coin [data-field="coin.marketCap"]')).toBe(formatSol(coin.market.marketCapSol));
     expect(await page.$eval("#coin-select", (s) => (s as HTMLSelectElement).value)).toBe(mint);
-    // the latest trade, as the test reads it itself
     const own = await api<Trades>(`/v1/tokens/${mint}/trades?limit=1`);
-    expect(own.items.length).toBe(1);
-    expect(await text(page, '#coin tbody tr:first-child [data-field="signature"]')).toBe(own.items[0]!.signature);
+    if (mints.includes(mint)) expect(own.items.length * candles.items.length).toBeGreaterThan(0);
     expect(await page.$$eval('#coin [data-field="signature"]', (cs) => cs.map((c) => c.textContent))).toEqual(trades.items.map((t) => t.signature));
-    expect(candles.items.length).toBeGreaterThan(0);
+    if (own.items.length > 0) expect(await text(page, '#coin tbody tr:first-child [data-field="signature"]')).toBe(own.items[0]!.signature);
+    const notes = await page.$$eval("#coin p.empty", (ps) => ps.map((p) => p.textContent));
+    expect(notes).toEqual([...(candles.items.length ? [] : ["No trades in this window."]), ...(trades.items.length ? [] : ["No trades yet."])]);
+    if (candles.items.length === 0) return;
     expect(await page.$eval("#candle-chart", (e) => (e as HTMLElement).dataset.points)).toBe(String(candles.items.length));
     const up = candles.items.some((c) => c.close >= c.open);
     expect(await drawnPixels(page, "#candle-chart", rgbOf(up ? COLORS.up : COLORS.down))).toBeGreaterThan(0);
@@ -268,7 +274,7 @@ describe("GET /dashboard in headless Chromium", () => {
       expect(await page.$eval("#tokenomics .status", (e) => e.getAttribute("role"))).toBe("alert");
       expect(await text(page, "#tokenomics .status")).toBe("Could not load tokenomics. UPSTREAM_ERROR: the engines did not answer (HTTP 503, /v1/tokenomics) Retry");
       await page.waitForFunction(() => document.querySelector("#coin")?.getAttribute("data-state") === "ready");
-      expect(await text(page, '#coin [data-field="trades.empty"]')).toBe("No trades yet.");
+      expect(await text(page, "#coin p.empty")).toBe("No trades yet.");
       failTokenomics = false;
       await page.click("#tokenomics .status button");
       await page.waitForFunction(() => document.querySelector("#tokenomics")?.getAttribute("data-state") === "ready");

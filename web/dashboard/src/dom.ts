@@ -36,5 +36,10 @@ export function table<T>(caption: string, columns: Column<T>[], rows: T[], rowAt
   return el("table", {}, el("caption", {}, caption), el("thead", {}, head), el("tbody", {}, ...body));
 }
 
+/** The table of `rows`, or, when there are none, a note saying so. */
+export function tableOr<T>(empty: string, caption: string, columns: Column<T>[], rows: T[], rowAttrs?: (row: T) => Record<string, string>): HTMLElement {
+  return rows.length === 0 ? el("p", { class: "empty" }, empty) : table(caption, columns, rows, rowAttrs);
+}
+
 /** A long chain id (signature, address) in full in the markup, shortened on screen by CSS. */
 export const chainId = (id: string, field: string) => el("code", { class: "chain-id", title: id, "data-field": field }, id);

@@ -5,7 +5,7 @@
  */
 import { quoteUnit, type Candles, type Coin, type Interval, type Trades } from "../api";
 import { candleChart } from "../charts";
-import { chainId, el, figures, table } from "../dom";
+import { chainId, el, figures, tableOr } from "../dom";
 import { formatChange, formatCount, formatDecimal, formatPrice, formatSol, formatTime, formatUsd, NONE } from "../format";
 import type { Rendered } from "../panel";
 
@@ -32,24 +32,23 @@ export function renderCoin({ coin, candles, trades, interval }: CoinView): Rende
       { label: "Last trade", field: "coin.lastTrade", value: m.lastTradeAt ? formatTime(m.lastTradeAt) : NONE },
     ]),
     el("h4", {}, `Candles (${interval}, UTC)`),
-    candles.items.length === 0 ? el("p", { class: "empty", "data-field": "candles.empty" }, "No trades in this window.") : chart,
+    candles.items.length === 0 ? el("p", { class: "empty" }, "No trades in this window.") : chart,
     el("h4", {}, "Latest trades"),
-    trades.items.length === 0
-      ? el("p", { class: "empty", "data-field": "trades.empty" }, "No trades yet.")
-      : table(
-          `The latest trades of ${coin.symbol}, newest first`,
-          [
-            { header: "Time", cell: (t) => formatTime(t.at) },
-            { header: "Side", cell: (t) => t.side },
-            { header: unit, numeric: true, cell: (t) => formatSol(t.amountSol, unit) },
-            { header: "Coins", numeric: true, cell: (t) => formatDecimal(t.amountToken) },
-            { header: "Price", numeric: true, cell: (t) => formatPrice(t.priceSol, unit) },
-            { header: "Trader", cell: (t) => chainId(t.trader, "trader") },
-            { header: "Signature", cell: (t) => chainId(t.signature, "signature") },
-          ],
-          trades.items,
-          (t) => ({ class: `side-${t.side}` }),
-        ),
+    tableOr(
+      "No trades yet.",
+      `The latest trades of ${coin.symbol}, newest first`,
+      [
+        { header: "Time", cell: (t) => formatTime(t.at) },
+        { header: "Side", cell: (t) => t.side },
+        { header: unit, numeric: true, cell: (t) => formatSol(t.amountSol, unit) },
+        { header: "Coins", numeric: true, cell: (t) => formatDecimal(t.amountToken) },
+        { header: "Price", numeric: true, cell: (t) => formatPrice(t.priceSol, unit) },
+        { header: "Trader", cell: (t) => chainId(t.trader, "trader") },
+        { header: "Signature", cell: (t) => chainId(t.signature, "signature") },
+      ],
+      trades.items,
+      (t) => ({ class: `side-${t.side}` }),
+    ),
   );
   return { node, mount: candles.items.length === 0 ? undefined : () => candleChart(chart, candles.items) };
 }

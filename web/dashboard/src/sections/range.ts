@@ -4,7 +4,7 @@
  */
 import type { Overview, Range } from "../api";
 import { revenueChart } from "../charts";
-import { chainId, el, figures, table } from "../dom";
+import { chainId, el, figures, table, tableOr } from "../dom";
 import { formatBps, formatCount, formatLamports, formatTime, formatUsd, shareBps } from "../format";
 import { mountAll, type Rendered } from "../panel";
 
@@ -40,31 +40,29 @@ export function renderRange(o: Overview, coinName: (mint: string) => string): Re
       { label: "In USD at each payment", field: "creatorRewardsUsd", value: formatUsd(o.creatorRewards.usd) },
     ]),
     el("h3", {}, "Top earners"),
-    o.topEarners.length === 0
-      ? el("p", { class: "empty" }, "No creator fees in this range.")
-      : table(
-          "Coins whose creators earned the most trading fees in the range",
-          [
-            { header: "Coin", rowHeader: true, cell: (e) => `${e.name} (${e.symbol})` },
-            { header: "Creator fees", numeric: true, cell: (e) => formatLamports(e.lamports) },
-          ],
-          o.topEarners,
-          (e) => ({ "data-mint": e.mint }),
-        ),
+    tableOr(
+      "No creator fees in this range.",
+      "Coins whose creators earned the most trading fees in the range",
+      [
+        { header: "Coin", rowHeader: true, cell: (e) => `${e.name} (${e.symbol})` },
+        { header: "Creator fees", numeric: true, cell: (e) => formatLamports(e.lamports) },
+      ],
+      o.topEarners,
+      (e) => ({ "data-mint": e.mint }),
+    ),
     el("h3", {}, "Recent payouts"),
-    o.recentPayouts.length === 0
-      ? el("p", { class: "empty" }, "No fee claims or payouts yet.")
-      : table(
-          "The newest fee claims and payouts",
-          [
-            { header: "Time", cell: (p) => formatTime(p.at) },
-            { header: "Kind", cell: (p) => PAYOUT_KINDS[p.kind] ?? p.kind },
-            { header: "Coin", cell: (p) => coinName(p.mint) },
-            { header: "Amount", numeric: true, cell: (p) => formatLamports(p.lamports) },
-            { header: "Signature", cell: (p) => chainId(p.signature, "signature") },
-          ],
-          o.recentPayouts,
-        ),
+    tableOr(
+      "No fee claims or payouts yet.",
+      "The newest fee claims and payouts",
+      [
+        { header: "Time", cell: (p) => formatTime(p.at) },
+        { header: "Kind", cell: (p) => PAYOUT_KINDS[p.kind] ?? p.kind },
+        { header: "Coin", cell: (p) => coinName(p.mint) },
+        { header: "Amount", numeric: true, cell: (p) => formatLamports(p.lamports) },
+        { header: "Signature", cell: (p) => chainId(p.signature, "signature") },
+      ],
+      o.recentPayouts,
+    ),
   );
   return { node, mount: mountAll(mounts) };
 }

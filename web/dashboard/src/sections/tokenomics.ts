@@ -1,6 +1,6 @@
 /** Tokenomics (GET /v1/tokenomics): how the treasury splits its claims, buybacks and the platform token burned. */
 import type { Tokenomics } from "../api";
-import { chainId, el, figures, table } from "../dom";
+import { el, chainId, figures, tableOr } from "../dom";
 import { formatAtoms, formatBps, formatLamports, formatTime, NONE } from "../format";
 import type { Rendered } from "../panel";
 
@@ -25,32 +25,30 @@ export function renderTokenomics(k: Tokenomics, coinName: (mint: string) => stri
           : { label: "Platform token", field: "platformTokenMint", value: "not configured" },
       ]),
       el("h3", {}, "Recent buybacks"),
-      k.recentBuybacks.length === 0
-        ? el("p", { class: "empty" }, "No buybacks yet.")
-        : table(
-            "The newest buybacks of the platform token",
-            [
-              { header: "Time", cell: (b) => formatTime(b.at) },
-              { header: "SOL spent", numeric: true, cell: (b) => formatLamports(b.lamports) },
-              { header: "Atoms bought", numeric: true, cell: (b) => formatAtoms(b.atoms) },
-              { header: "Signature", cell: (b) => chainId(b.signature, "signature") },
-            ],
-            k.recentBuybacks,
-          ),
+      tableOr(
+        "No buybacks yet.",
+        "The newest buybacks of the platform token",
+        [
+          { header: "Time", cell: (b) => formatTime(b.at) },
+          { header: "SOL spent", numeric: true, cell: (b) => formatLamports(b.lamports) },
+          { header: "Atoms bought", numeric: true, cell: (b) => formatAtoms(b.atoms) },
+          { header: "Signature", cell: (b) => chainId(b.signature, "signature") },
+        ],
+        k.recentBuybacks,
+      ),
       el("h3", {}, "Recent creator payouts"),
-      k.recentCreatorPayouts.length === 0
-        ? el("p", { class: "empty" }, "No creator payouts yet.")
-        : table(
-            "The newest payouts to creators",
-            [
-              { header: "Time", cell: (p) => formatTime(p.at) },
-              { header: "Coin", cell: (p) => coinName(p.mint) },
-              { header: "Creator", cell: (p) => chainId(p.creator, "creator") },
-              { header: "SOL", numeric: true, cell: (p) => formatLamports(p.lamports) },
-              { header: "Signature", cell: (p) => chainId(p.signature, "signature") },
-            ],
-            k.recentCreatorPayouts,
-          ),
+      tableOr(
+        "No creator payouts yet.",
+        "The newest payouts to creators",
+        [
+          { header: "Time", cell: (p) => formatTime(p.at) },
+          { header: "Coin", cell: (p) => coinName(p.mint) },
+          { header: "Creator", cell: (p) => chainId(p.creator, "creator") },
+          { header: "SOL", numeric: true, cell: (p) => formatLamports(p.lamports) },
+          { header: "Signature", cell: (p) => chainId(p.signature, "signature") },
+        ],
+        k.recentCreatorPayouts,
+      ),
     ),
   };
 }
