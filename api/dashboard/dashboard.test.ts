@@ -56,6 +56,8 @@ describe("GET /dashboard", () => {
     expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
     expect(await css.text()).toContain(".chart");
 
+    expect(await (await get("/dashboard/?range=7d")).text()).toBe(html); // the view's state is the page's own (in the browser)
+
     const unknown = await get("/dashboard/assets/dashboard-0000000000000000.js");
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");

@@ -18,6 +18,7 @@ import { testPlatform } from "../../compose/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
 import { startBrowser, type TestBrowser } from "../../infra/testing/browser";
+import { until } from "../../infra/testing/wait";
 import { COLORS } from "./src/charts";
 import { formatAtoms, formatBps, formatCount, formatLamports, formatSol, formatUsd } from "./src/format";
 import type { Candles, Coin, CoinList, Overview, PlatformStats, Tokenomics, Trades } from "./src/api";
@@ -38,7 +39,8 @@ function watch(page: Page) {
   page.on("response", async (r) => {
     const url = new URL(r.url());
     if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${url.pathname}${url.search}`);
-    if (url.pathname.startsWith("/v1/") && r.ok()) answers.set(url.pathname + url.search, await r.json().catch(() => undefined));
+    const body = url.pathname.startsWith("/v1/") && r.ok() ? await r.json().catch(() => undefined) : undefined;
+    if (body !== undefined) answers.set(url.pathname + url.search, body);
   });
   return { problems, answers };
 }
@@ -119,17 +121,14 @@ describe("GET /dashboard in headless Chromium", () => {
   test("figures, charts, range, coin and interval switches: the API's numbers, drawn, with no error", async () => {
     const page = await chromium.browser.newPage();
     const { problems, answers } = watch(page);
-    const answer = <T>(path: string) => {
-      const body = answers.get(path);
-      expect({ path, received: body !== undefined }).toEqual({ path, received: true });
-      return body as T;
-    };
+    // the body of an answer is read over the DevTools protocol after the page got it: wait for it
+    const answer = <T>(path: string) => until(`the page's answer to ${path}`, async () => answers.get(path) as T | undefined, 10_000);
     try {
       await page.goto(`${server.base}/dashboard`, { waitUntil: "load" });
       await settled(page);
 
       // platform totals: what the page received, and the test's own read of the stable ones
-      const stats = answer<PlatformStats>("/v1/platform/stats");
+      const stats = await answer<PlatformStats>("/v1/platform/stats");
       for (const [field, value] of [
         ["coins", formatCount(stats.coins)],
         ["graduated", formatCount(stats.graduated)],
@@ -146,7 +145,7 @@ describe("GET /dashboard in headless Chromium", () => {
       expect(await text(page, '#platform [data-field="volumeAllSol"]')).toBe(formatSol(own.volumeAllSol));
 
       // the default range (24 h)
-      const day = answer<Overview>("/v1/analytics/overview?range=24h");
+      const day = await answer<Overview>("/v1/analytics/overview?range=24h");
       expect(await text(page, "#range-label")).toBe("last 24 hours");
       expect(await text(page, '#range [data-field="range.trades"]')).toBe(formatCount(day.totals.trades));
       expect(await text(page, '#range [data-field="range.volume"]')).toBe(formatLamports(day.totals.volumeLamports));
@@ -156,7 +155,7 @@ describe("GET /dashboard in headless Chromium", () => {
       await page.click('input[name="range"][value="7d"]');
       await page.waitForFunction(() => document.querySelector("#range-label")?.textContent === "last 7 days");
       await settled(page);
-      const week = answer<Overview>("/v1/analytics/overview?range=7d");
+      const week = await answer<Overview>("/v1/analytics/overview?range=7d");
       const ownWeek = await api<Overview>("/v1/analytics/overview?range=7d");
       expect(ownWeek.revenue.lamports).toBe(week.revenue.lamports);
       expect(BigInt(week.revenue.lamports)).toBeGreaterThan(0n);
@@ -173,7 +172,7 @@ describe("GET /dashboard in headless Chromium", () => {
       expect(payouts).toEqual(week.recentPayouts.map((x) => x.signature));
 
       // tokenomics
-      const k = answer<Tokenomics>("/v1/tokenomics");
+      const k = await answer<Tokenomics>("/v1/tokenomics");
       expect(await text(page, '#tokenomics [data-field="feesClaimed"]')).toBe(formatLamports(k.totals.feesClaimedLamports));
       expect(await text(page, '#tokenomics [data-field="buybackSpent"]')).toBe(formatLamports(k.totals.buybackSpentLamports));
       expect(await text(page, '#tokenomics [data-field="burnedAtoms"]')).toBe(formatAtoms(k.totals.platformTokenBurnedAtoms));
@@ -185,7 +184,7 @@ describe("GET /dashboard in headless Chromium", () => {
       ]);
 
       // top coins, in the API's order
-      const list = answer<CoinList>("/v1/tokens?sort=marketcap&limit=50");
+      const list = await answer<CoinList>("/v1/tokens?sort=marketcap&limit=50");
       expect(await page.$$eval("#top-coins tbody tr", (rows) => rows.map((r) => r.getAttribute("data-mint")))).toEqual(list.items.slice(0, 10).map((c) => c.mint));
 
       // the coin view opens on the largest coin: its figures, candles drawn, its latest trade
@@ -232,11 +231,11 @@ describe("GET /dashboard in headless Chromium", () => {
    * reads it itself), and candles drawn from the API's answer. The engines are shared with other
    * test files, whose coins may have no trade: ours (`mints`) must have both.
    */
-  async function checkCoin(page: Page, mint: string, interval: string, answer: <T>(path: string) => T) {
+  async function checkCoin(page: Page, mint: string, interval: string, answer: <T>(path: string) => Promise<T>) {
     await settled(page);
-    const coin = answer<Coin>(`/v1/tokens/${mint}`);
-    const trades = answer<Trades>(`/v1/tokens/${mint}/trades?limit=20`);
-    const candles = answer<Candles>(`/v1/tokens/${mint}/candles?interval=${interval}`);
+    const coin = await answer<Coin>(`/v1/tokens/${mint}`);
+    const trades = await answer<Trades>(`/v1/tokens/${mint}/trades?limit=20`);
+    const candles = await answer<Candles>(`/v1/tokens/${mint}/candles?interval=${interval}`);
     expect(await text(page, '#coin [data-field="coin.mint"]')).toBe(mint);
     expect(await text(page, "#coin-title")).toBe(`${coin.name} (${coin.symbol})`);
     expect(await text(page, '#coin [data-field="coin.marketCap"]')).toBe(formatSol(coin.market.marketCapSol));
