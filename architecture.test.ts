@@ -5,14 +5,15 @@
  * - `infra/` is the ground floor and imports nothing of the product;
  * - `ingest/` produces the shared contract and imports no later stage;
  * - `pipelines/` uses only `ingest/contract/` of ingest, and nothing above it;
- * - `api/` does not import `agents/`.
+ * - `api/` does not import `agents/`;
+ * - `web/` (pages that run in the browser and read only the public API over HTTP) imports nothing of the server.
  */
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 
 const ROOT = import.meta.dir;
-const PRODUCT = ["api", "ingest", "pipelines", "agents", "compose"];
+const PRODUCT = ["api", "ingest", "pipelines", "agents", "compose", "web"];
 
 /** Top-level folders each floor may not import (`ingest/contract` is the one allowed door into ingest). */
 const FORBIDDEN: Record<string, string[]> = {
@@ -21,6 +22,7 @@ const FORBIDDEN: Record<string, string[]> = {
   pipelines: ["ingest", "api", "agents", "compose"],
   api: ["agents", "compose"],
   agents: ["compose"],
+  web: ["api", "ingest", "pipelines", "agents", "compose", "infra"],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -72,4 +74,5 @@ test("the checker sees each kind of import and each forbidden direction", () => 
   expect(violations("pipelines/x.ts", ["../ingest/decoders/accounts"])).toHaveLength(1);
   expect(violations("api/x/y.ts", ["../../agents/z"])).toHaveLength(1);
   expect(violations("api/x/y.ts", ["../../pipelines/z", "../../ingest/z"])).toEqual([]);
+  expect(violations("web/x/src/y.ts", ["../../../infra/log", "../../../api/errors"])).toHaveLength(2);
 });

@@ -1,7 +1,7 @@
 /**
- * The HTTP app: health, the Data API, the Application API's public reads, the daemon surface, wallet sign-in and the
- * signed-in account, the Launch API, stored media, the webhook receiver, the realtime channel, metrics, and the
- * OpenAPI document of all of them with its reference page.
+ * The HTTP app: health, the Data API, the Application API's public reads, the dashboard page, the daemon surface, wallet
+ * sign-in and the signed-in account, the Launch API, stored media, the webhook receiver, the realtime channel, metrics,
+ * and the OpenAPI document of all of them with its reference page.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -20,6 +20,7 @@ import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
 import { realtimeRoutes, WEBSOCKET_SETTINGS, type RealtimeRouteDeps } from "./realtime";
 import { openApiRoutes } from "./openapi";
+import { dashboardRoutes } from "./dashboard";
 import type { MediaStore } from "../infra/media-store";
 import { metricsDenial, metricsDenied } from "../infra/metrics-access";
 import { httpDurationHistogram } from "../pipelines/metrics";
@@ -89,6 +90,8 @@ export function createApp(deps: AppDeps) {
     .use(deps.data ? appPublicRoutes(deps.data) : new Elysia())
     // trade history export (/v1/public/exports/trades): the Data API's engines, budget and CORS, streamed answers
     .use(deps.data ? exportRoutes({ ...deps.data, exportsPerClient: deps.data.exportsPerClient ?? 2, log: deps.log.child({ stage: "exports" }) }) : new Elysia())
+    // the dashboard page reads the public APIs above from the browser
+    .use(deps.data ? dashboardRoutes({ log: deps.log.child({ stage: "dashboard" }) }) : new Elysia())
     .use(deps.ingest ? ingestRoutes(deps.ingest) : new Elysia())
     .use(deps.launches ? launchRoutes(deps.launches) : new Elysia())
     .use(deps.media ? mediaRoutes(deps.media) : new Elysia())

@@ -22,7 +22,7 @@ const doc = platformOpenApi();
 const contract = conformance(doc);
 
 /** Routes the app serves that are not API operations: health, metrics, the document and its page, the websocket. */
-const NOT_OPERATIONS = ["GET /healthz", "GET /readyz", "GET /metrics", "GET /v1/openapi.json", "GET /docs", "GET /docs/init.js", "GET /docs/assets/:file", "WS /v1/ws"];
+const NOT_OPERATIONS = ["GET /healthz", "GET /readyz", "GET /metrics", "GET /v1/openapi.json", "GET /docs", "GET /docs/init.js", "GET /docs/assets/:file", "WS /v1/ws", "GET /dashboard", "GET /dashboard/assets/:name"];
 
 const addr = () => Keypair.generate().publicKey.toBase58();
 const UNKNOWN = addr();
