@@ -17,7 +17,7 @@ import type { HTTPRequest, Page } from "puppeteer-core";
 import { testPlatform } from "../../compose/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
-import { startBrowser, type TestBrowser } from "../../infra/testing/browser";
+import { chromiumMissing, startBrowser, type TestBrowser } from "../../infra/testing/browser";
 import { until } from "../../infra/testing/wait";
 import { COLORS } from "./src/charts";
 import { formatAtoms, formatBps, formatCount, formatLamports, formatSol, formatUsd } from "./src/format";
@@ -75,7 +75,12 @@ async function drawnPixels(page: Page, container: string, rgb: [number, number, 
 }
 const rgbOf = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
 
-describe("GET /dashboard in headless Chromium", () => {
+// The issue's rule: skipped, saying why, only where no Chromium is installed; .ci/run installs it and sets
+// REQUIRE_CHROMIUM=1, so CI fails instead of skipping.
+const noBrowser = process.env.REQUIRE_CHROMIUM === "1" ? null : chromiumMissing();
+if (noBrowser) console.warn(`SKIPPED the dashboard browser test: ${noBrowser}`);
+
+(noBrowser ? describe.skip : describe)("GET /dashboard in headless Chromium", () => {
   let p: Platform;
   let server: { stop(): Promise<void>; base: string };
   let chromium: TestBrowser;
@@ -88,7 +93,7 @@ describe("GET /dashboard in headless Chromium", () => {
   };
 
   beforeAll(async () => {
-    chromium = await startBrowser(); // first: without a browser, fail at once saying what to install
+    chromium = await startBrowser(); // first: with REQUIRE_CHROMIUM=1 and no browser, fail at once saying what to install
     const configs = fixtureSimConfigs(SEED, { creatorTradingFeePercentage: 30 });
     const now = Math.floor(Date.now() / 1000);
     const count = 3000;
