@@ -25,7 +25,7 @@ function base58To32Bytes(s: string): Uint8Array {
 }
 
 async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes)));
 }
 
 function concat(...parts: Uint8Array[]): Uint8Array {
