@@ -9,6 +9,7 @@ import { ownerRegistry, type OwnerHandlers } from "../agents/treasury/owners";
 import type { ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
 import type { Logger } from "../infra/log";
+import { contestOwner } from "../agents/contests/settle";
 
 export type TreasuryOwnerDeps = { sql: Sql; ch: ClickHouse; log: Logger };
 
@@ -19,7 +20,7 @@ export function treasuryBuilders() {
 }
 
 /** Settlement handlers per owner kind. */
-export function treasuryOwners(_deps: TreasuryOwnerDeps) {
-  const handlers: Record<string, OwnerHandlers> = {};
+export function treasuryOwners(deps: TreasuryOwnerDeps) {
+  const handlers: Record<string, OwnerHandlers> = { contest: contestOwner(deps) };
   return ownerRegistry(handlers);
 }

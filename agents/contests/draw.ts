@@ -20,6 +20,7 @@
  */
 import { createHash } from "node:crypto";
 import bs58 from "bs58";
+import { byOwner, snapshotHash } from "../treasury/snapshot";
 
 export const RAFFLE_ALGORITHM = "sha256-cumw-v1";
 export const TOP_HOLDERS_ALGORITHM = "top-balance-v1";
@@ -28,7 +29,6 @@ export type Holder = { owner: string; amount: bigint };
 export type Weighting = "balance" | "uniform";
 export type Draw = { i: number; r: bigint; owner: string };
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const sha256 = (...parts: Uint8Array[]) => {
   const h = createHash("sha256");
   for (const p of parts) h.update(p);
@@ -38,7 +38,7 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
 /** The holders in the draw's order; throws when an owner appears twice or an amount is negative (a snapshot is one line per owner). */
 export function sortedHolders(holders: readonly Holder[]): Holder[] {
-  const sorted = [...holders].sort((a, b) => byText(a.owner, b.owner));
+  const sorted = [...holders].sort(byOwner);
   for (let i = 0; i < sorted.length; i++) {
     if (sorted[i]!.amount < 0n) throw new Error(`holder ${sorted[i]!.owner} has a negative amount`);
     if (i > 0 && sorted[i]!.owner === sorted[i - 1]!.owner) throw new Error(`holder ${sorted[i]!.owner} appears twice in the snapshot`);
@@ -46,15 +46,7 @@ export function sortedHolders(holders: readonly Holder[]): Holder[] {
   return sorted;
 }
 
-/** `owner:amount\n` per holder, in the draw's order: the text snapshotHash is taken of. */
-export function snapshotText(holders: readonly Holder[]): string {
-  return sortedHolders(holders).map((h) => `${h.owner}:${h.amount}\n`).join("");
-}
-
-/** snapshotHash as 64 lowercase hex digits. */
-export function snapshotHash(holders: readonly Holder[]): string {
-  return hex(sha256(new TextEncoder().encode(snapshotText(holders))));
-}
+export { snapshotHash };
 
 /** The seed: SHA-256(blockhash's 32 bytes ‖ contest id as UTF-8 ‖ snapshotHash's 32 raw bytes). */
 export function drawSeed(blockhash: string, contestId: string, snapshotHashHex: string): Uint8Array {
@@ -97,7 +89,7 @@ export function drawRaffle(holders: readonly Holder[], winners: number, weightin
 export function topHolders(holders: readonly Holder[], winners: number): Holder[] {
   return sortedHolders(holders)
     .filter((h) => h.amount > 0n)
-    .sort((a, b) => (a.amount === b.amount ? byText(a.owner, b.owner) : a.amount > b.amount ? -1 : 1))
+    .sort((a, b) => (a.amount === b.amount ? byOwner(a, b) : a.amount > b.amount ? -1 : 1))
     .slice(0, winners);
 }
 
@@ -125,7 +117,7 @@ export type DrawInput = {
 
 /** Winners in prize order and the proof. */
 export function drawContest(d: DrawInput): { winners: Holder[]; proof: DrawProof } {
-  const hash = snapshotHash(d.holders);
+  const hash = snapshotHash(sortedHolders(d.holders));
   const amountOf = new Map(d.holders.map((h) => [h.owner, h.amount]));
   if (d.kind === "top_holders") {
     const top = topHolders(d.holders, d.winners);

@@ -8,11 +8,12 @@ import type { Sql } from "../../infra/postgres";
 import type { Logger } from "../../infra/log";
 import type { Firewall } from "../firewall/firewall";
 import { ApiError, notFound, validationError } from "../errors";
+import { capabilityMissing, notCovered, refReused, vaultKeyMissing } from "../errors/treasury";
 import { capabilitiesOf } from "../daemons/catalog";
 import { appendStdout, inTx, type AgentRecord, type StdoutLine } from "../daemons/store";
 import { endsAtProblems, limitProblems, prizesOf, specHash, type ContestSpec } from "./model";
 import * as store from "./store";
-import { contestView, snapshotView, type SnapshotEntries } from "./views";
+import { contestView } from "./views";
 
 /** The owner kind of a contest's spend reservation and prize batches (the treasury's ledgers). */
 export const CONTEST_OWNER = "contest";
@@ -25,33 +26,18 @@ export type ContestTreasury = {
   claimedLamports(o: { mint: string; vault: string; config: string }): Promise<bigint>;
   /** in `tx`: reserves `lamports` of the vault's room for the contest, or refuses with the figures */
   reserve(tx: Sql, r: { mint: string; vault: string; ownerKind: string; ownerId: string; lamports: bigint; claimedLamports: bigint }): Promise<Reservation>;
+  /** whether the platform holds the vault's sealed key (it signs the prizes) */
+  holdsVaultKey(sql: Sql, vault: string): Promise<boolean>;
   /** in `tx`: gives the reservation back (a cancelled contest) */
   release(tx: Sql, ownerKind: string, ownerId: string): Promise<void>;
-  /** a stored holder snapshot's entries sorted by owner, or null */
-  snapshot(sql: Sql, id: bigint): Promise<SnapshotEntries | null>;
+  /** a stored holder snapshot in its public shape (the one airdrops link to too, with its entries sorted by owner), or null */
+  snapshot(sql: Sql, id: bigint): Promise<Record<string, unknown> | null>;
 };
 
 export type ContestDeps = { sql: Sql; firewall: Firewall; log: Logger; treasury: ContestTreasury };
 
 /** Who asks: the operator (its wallet, and the request's ref) or the agent's own approved proposal. */
 export type Requester = { by: string; ref: string | null; proposalId?: bigint; line: (id: bigint) => StdoutLine };
-
-// ---------------------------------------------------------------------------------------------
-// Refusals (the spec gives no codes for these; api/README.md lists them)
-
-export const capabilityMissing = (template: string) =>
-  new ApiError(409, "CAPABILITY_MISSING", `the ${template} template cannot run contests: it lacks the program.contest capability`, { capability: "program.contest", template });
-
-export const notCovered = (asked: bigint, r: Extract<Reservation, { ok: false }>) =>
-  new ApiError(409, "NOT_COVERED", `the vault's claimed fees cover ${r.availableLamports} more lamports, not ${asked}`, {
-    askedLamports: asked.toString(),
-    claimedLamports: r.claimedLamports.toString(),
-    committedLamports: r.committedLamports.toString(),
-    availableLamports: r.availableLamports.toString(),
-  });
-
-export const refReused = (ref: string) =>
-  new ApiError(409, "REF_REUSED", `ref ${ref} was already used for a different request; send the same body to get its answer, or a new ref`);
 
 const blocked = (field: string, reason: string) => new ApiError(422, "FIREWALL_BLOCKED", `${field} was blocked by the safety filter: ${reason}`, { field });
 
@@ -61,7 +47,7 @@ const blocked = (field: string, reason: string) => new ApiError(422, "FIREWALL_B
 /**
  * Creates a contest for `agent`: 400 for a limit (every problem at once), the same answer for a
  * repeated ref (checked before the time window, so a retry near the end still finds its contest),
- * 409 REF_REUSED, 409 CAPABILITY_MISSING, 422 FIREWALL_BLOCKED, 409 NOT_COVERED. The record, the
+ * 409 REF_REUSED, 409 CAPABILITY_MISSING, 422 FIREWALL_BLOCKED, 409 VAULT_KEY_MISSING, 409 NOT_COVERED. The record, the
  * reservation and the agent's stdout line are one transaction.
  */
 export async function createContest(deps: ContestDeps, agent: AgentRecord, spec: ContestSpec, who: Requester, now = new Date()): Promise<{ id: string; created: boolean }> {
@@ -77,7 +63,7 @@ export async function createContest(deps: ContestDeps, agent: AgentRecord, spec:
     }
   }
   if (late.length) throw validationError(late);
-  if (!capabilitiesOf(agent.template).includes("program.contest")) throw capabilityMissing(agent.template);
+  if (!capabilitiesOf(agent.template).includes("program.contest")) throw capabilityMissing("program.contest", agent.template);
   const hit = deps.firewall.check([
     { field: "contest.title", text: spec.title },
     { field: "contest.rules", text: spec.rules },
@@ -86,6 +72,8 @@ export async function createContest(deps: ContestDeps, agent: AgentRecord, spec:
 
   const wallets = await store.vaultOf(deps.sql, agent.mint);
   if (!wallets) throw notFound(`no agent with mint ${agent.mint}`);
+  // the prizes are paid by the vault: the platform must hold its key
+  if (!(await deps.treasury.holdsVaultKey(deps.sql, wallets.vault))) throw vaultKeyMissing(agent.mint);
   const claimedLamports = await deps.treasury.claimedLamports({ mint: agent.mint, ...wallets });
   const prizes = prizesOf(spec.budgetLamports, spec.winners, spec.splitBps);
   return inTx(deps.sql, async (tx) => {
@@ -158,5 +146,5 @@ export async function getSnapshot(deps: ContestDeps, mint: string, id: string) {
   if (row.snapshot_id === null) throw notFound(`contest ${id} has no snapshot yet: it is fixed when the contest ends (${row.ends_at.toISOString()})`);
   const snap = await deps.treasury.snapshot(deps.sql, row.snapshot_id);
   if (!snap) throw notFound(`contest ${id}'s snapshot ${row.snapshot_id} is gone`);
-  return snapshotView(row, snap);
+  return { contestId: row.id.toString(), ...snap };
 }

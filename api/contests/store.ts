@@ -7,7 +7,7 @@ import type { Sql } from "../../infra/postgres";
 import type { ContestKind, ContestSpec, Weighting } from "./model";
 import type { PaymentOf } from "./views";
 
-export type ContestStatus = "open" | "drawing" | "drawn" | "paying" | "paid" | "cancelled" | "failed";
+export type ContestStatus = "open" | "drawing" | "paying" | "paid" | "cancelled" | "failed";
 
 export type ContestRow = {
   id: bigint;
@@ -78,6 +78,23 @@ export async function contestOf(sql: Sql, mint: string, id: string | bigint): Pr
 export async function contestById(sql: Sql, id: string | bigint): Promise<ContestRow | null> {
   const [row] = await sql<ContestRow[]>`SELECT ${COLUMNS(sql)} FROM contests WHERE id = ${id.toString()}`;
   return row ?? null;
+}
+
+/** For the contest job (agents/contests/): contests in `status` (open ones once ended), oldest end first. */
+export async function contestsToMove(sql: Sql, status: ContestStatus, limit: number): Promise<ContestRow[]> {
+  return sql<ContestRow[]>`
+    SELECT ${COLUMNS(sql)} FROM contests WHERE status = ${status} ${status === "open" ? sql`AND ends_at <= now()` : sql``}
+    ORDER BY ends_at, id LIMIT ${limit}`;
+}
+
+/** For the contest job: contests with a feed item due and not yet published (agents/contests/publish.ts), oldest first. */
+export async function contestsToPublish(sql: Sql, limit: number): Promise<ContestRow[]> {
+  return sql<ContestRow[]>`
+    SELECT ${COLUMNS(sql)} FROM contests
+    WHERE NOT ('contest_opened' = ANY (published))
+       OR (drawn_at IS NOT NULL AND NOT ('contest_drawn' = ANY (published)))
+       OR (status = 'paid' AND NOT ('contest_paid' = ANY (published)))
+    ORDER BY id LIMIT ${limit}`;
 }
 
 /** Newest first, older than `before` (an id) when given. */

@@ -1,5 +1,5 @@
 /**
- * The public shapes of a contest and of the snapshot its draw used. Lamports and token
+ * The public shape of a contest. Lamports and token
  * atoms are decimal strings; slots are numbers. Field names are ours (the spec names the
  * contents: rules, status, committed seed slot and block, winners with prizes and payment
  * transactions, the proof); api/README.md describes each.
@@ -8,7 +8,6 @@ import type { ContestRow, WinnerRow } from "./store";
 
 /** A prize's payment: its batch's status and the batch's current transaction (null before one is built). */
 export type PaymentOf = { status: string; signature: string | null };
-export type SnapshotEntries = { slot: number; snapshotHash: string; entries: { owner: string; amount: bigint }[] };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const num = (n: bigint | null) => (n === null ? null : Number(n));
@@ -48,16 +47,5 @@ export function contestView(c: ContestRow, winners: WinnerRow[], payments: Map<s
     paidAt: iso(c.paid_at),
     cancelledAt: iso(c.cancelled_at),
     failedAt: iso(c.failed_at),
-  };
-}
-
-/** The holders a draw used, in the draw's order (the lines snapshotHash is taken of). */
-export function snapshotView(c: ContestRow, s: SnapshotEntries) {
-  return {
-    contestId: c.id.toString(),
-    mint: c.mint,
-    slot: s.slot,
-    snapshotHash: s.snapshotHash,
-    holders: s.entries.map((e) => ({ owner: e.owner, amount: e.amount.toString() })),
   };
 }

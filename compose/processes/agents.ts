@@ -7,6 +7,7 @@
 import type { Config } from "../../infra/config";
 import type { Logger } from "../../infra/log";
 import { startAgentBackground } from "../../agents/background";
+import { contestJobDeps } from "../contests";
 import { healthServer, openPlatform, processHandle } from "../boot";
 import { enginesReady, launchPlatform, priceSources, startRuntime } from "../wiring";
 import { createSolPriceService } from "../../infra/sol-price";
@@ -18,7 +19,8 @@ export async function startAgents(given: Config, log: Logger) {
   const sources = priceSources(config, rpc, { simulator: simConfigs !== null });
   const price = createSolPriceService(sources, log.child({ stage: "price" }));
   const priceHistory = { ch, price, simulated: sources.some((s) => s.simulated) };
-  const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null, priceHistory });
+  const contests = contestJobDeps(engines, configs, rpc, launches.firewall, log);
+  const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null, priceHistory, contests });
   const runtime = startRuntime(config, engines, configs, price, log, { simulated: simConfigs !== null });
   const server = await step(`listening on port ${config.port}`, () =>
     healthServer(config.port, () => enginesReady(engines), () => `# TYPE acp_agents_jobs gauge\nacp_agents_jobs ${jobs.names.length}\n`, config.metrics.token),

@@ -13,6 +13,7 @@ import type { Logger } from "../../infra/log";
 import { createSolPriceService } from "../../infra/sol-price";
 import { simulatedMetadataResolver } from "../../ingest/simulator/coin-media";
 import { startAgentBackground } from "../../agents/background";
+import { contestJobDeps } from "../contests";
 import { startTransactionConsumer } from "../../pipelines/kafka/consumer";
 import { openPlatform, processHandle } from "../boot";
 import { priceSources, startRuntime, wirePlatform } from "../wiring";
@@ -63,6 +64,7 @@ export async function startAllInOne(given: Config, log: Logger) {
     // the simulator's coins get their images and descriptions through the coin-metadata job
     metadataResolver: simConfigs ? simulatedMetadataResolver(platform.launches.media) : undefined,
     priceHistory: { ch, price, simulated: priceSimulated },
+    contests: contestJobDeps(engines, configs, rpc, platform.launches.firewall, log),
   });
 
   // the agent runtime: states and decision cycles (in demo mode against the built-in demo provider)

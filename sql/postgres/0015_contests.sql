@@ -2,12 +2,12 @@
 --
 -- Status moves (each a compare-and-set on `status`, so two processes never move one twice):
 --   open      -> drawing    at ends_at, a raffle: its holder snapshot is fixed and it commits to seed_slot
---   open      -> drawn      at ends_at, top_holders: snapshot fixed and ranked (no seed)
---   drawing   -> drawn      once a block at or after seed_slot is finalized: winners and proof stored
---   drawn     -> paying     the prizes are handed to the payment batches (one transaction with the move)
---   paying    -> paid       every prize batch settled
+--   drawing   -> paying     once a block at or after seed_slot is finalized: winners and proof stored and
+--                           the prizes queued as payment batches, in one transaction
+--   open      -> paying     at ends_at, top_holders: snapshot fixed, ranked, prizes queued (no seed)
+--   paying    -> paid       every prize batch confirmed (failed when one failed for good)
 --   open      -> cancelled  the operator's cancel, only before ends_at (the draw is committed from then on)
---   open | drawing | drawn -> failed  nothing to draw (no holder at the snapshot) or the agent is gone
+--   open | drawing -> failed  nothing to draw: no holder at the snapshot
 CREATE TABLE IF NOT EXISTS contests (
   id               bigserial PRIMARY KEY,
   mint             text NOT NULL,
@@ -29,12 +29,12 @@ CREATE TABLE IF NOT EXISTS contests (
   -- lamports of each prize by rank (decimal strings), summing to budget_lamports
   prizes           jsonb NOT NULL,
   ends_at          timestamptz NOT NULL,
-  status           text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'drawing', 'drawn', 'paying', 'paid', 'cancelled', 'failed')),
+  status           text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'drawing', 'paying', 'paid', 'cancelled', 'failed')),
   -- why it failed or was cancelled, in words ('' otherwise)
   status_reason    text NOT NULL DEFAULT '',
   created_at       timestamptz NOT NULL DEFAULT now(),
   -- the holder snapshot fixed at ends_at (holder_snapshots, 0014), its slot and hash, public before the draw
-  snapshot_id      bigint,
+  snapshot_id      bigint REFERENCES holder_snapshots (id),
   snapshot_slot    bigint,
   snapshot_hash    text,
   -- the committed seed slot, then the block that seeded the draw (the first produced at or after it)
@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS contests (
 );
 CREATE INDEX IF NOT EXISTS contests_by_mint ON contests (mint, id DESC);
 -- what the job looks at: contests still moving
-CREATE INDEX IF NOT EXISTS contests_moving ON contests (ends_at, id) WHERE status IN ('open', 'drawing', 'drawn', 'paying');
+CREATE INDEX IF NOT EXISTS contests_moving ON contests (ends_at, id) WHERE status IN ('open', 'drawing', 'paying');
 CREATE UNIQUE INDEX IF NOT EXISTS contests_by_proposal ON contests (proposal_id) WHERE proposal_id IS NOT NULL;
 
 -- The winners of a drawn contest, in draw order: rank i takes prize i. `balance` is the
