@@ -32,30 +32,30 @@ export function contestItem(kind: FeedKind, c: ContestRow, winners: WinnerRow[],
   const budget = `${solText(c.budget_lamports)} SOL`;
   const won = winners.map((w) => ({ rank: w.rank, owner: w.owner, lamports: w.lamports.toString() }));
   switch (kind) {
-    case "contest_opened":
+    case "contest_opened": {
+      const text = `Contest "${c.title}" opened: ${budget} for ${c.winners} winner(s), ends ${c.ends_at.toISOString()}.`;
       return {
-        ...base, at: c.created_at.getTime(),
-        text: `Contest "${c.title}" opened: ${budget} for ${c.winners} winner(s), ends ${c.ends_at.toISOString()}.`,
-        body: c.rules || null,
+        ...base, at: c.created_at.getTime(), text,
+        body: c.rules ? `${text}\n\nRules: ${c.rules}` : text,
         data: JSON.stringify({ contestId: c.id.toString(), kind: c.kind, weighting: c.weighting, title: c.title, budgetLamports: c.budget_lamports.toString(), winners: c.winners, endsAt: c.ends_at.toISOString() }),
       };
-    case "contest_drawn":
+    }
+    case "contest_drawn": {
+      const text = won.length ? `Contest "${c.title}" drawn: ${won.map((w) => short(w.owner)).join(", ")}.` : `Contest "${c.title}" drawn: nobody held the coin.`;
       return {
-        ...base, at: c.drawn_at!.getTime(),
-        text: won.length ? `Contest "${c.title}" drawn: ${won.map((w) => short(w.owner)).join(", ")}.` : `Contest "${c.title}" drawn: nobody held the coin.`,
-        body: null,
+        ...base, at: c.drawn_at!.getTime(), text, body: text,
         data: JSON.stringify({
           contestId: c.id.toString(), winners: won, seedSlot: c.seed_slot === null ? null : Number(c.seed_slot),
           seedBlockSlot: c.seed_block_slot === null ? null : Number(c.seed_block_slot), blockhash: c.blockhash,
           snapshotSlot: c.snapshot_slot === null ? null : Number(c.snapshot_slot), snapshotHash: c.snapshot_hash,
         }),
       };
+    }
     case "contest_paid": {
       const paid = winners.reduce((s, w) => s + w.lamports, 0n);
+      const text = `Contest "${c.title}" paid ${solText(paid)} SOL to ${winners.length} winner(s).`;
       return {
-        ...base, at: c.paid_at!.getTime(),
-        text: `Contest "${c.title}" paid ${solText(paid)} SOL to ${winners.length} winner(s).`,
-        body: null,
+        ...base, at: c.paid_at!.getTime(), text, body: text,
         data: JSON.stringify({ contestId: c.id.toString(), paidLamports: paid.toString(), winners: won }),
         links: JSON.stringify({ signatures }),
       };
