@@ -10,8 +10,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Connection } from "@solana/web3.js";
 import { registryWith, testPlatform } from "../../compose/testing/platform";
 import { asWallet as as, testWalletHeaderAuthenticator } from "../../compose/testing/sign-in";
-import { contestAgent, contestBody, newAddress } from "../../compose/testing/contests";
+import { contestAgent, contestBody, newAddress, TEST_VAULT_KEY } from "../../compose/testing/contests";
 import { contestJobDeps } from "../../compose/contests";
+import { treasuryBuilders, treasuryOwners } from "../../compose/treasury";
+import { createLaunchChain } from "../../infra/solana-tx/chain";
+import { runTurn, type ExecutorDeps } from "../treasury/executor";
+import { paidOnChain } from "../treasury/testing/chain-ledger";
 import { startRpcTestDouble, tokenAccount } from "../../infra/testing/rpc-double";
 import { createSolanaRpc } from "../../infra/solana-rpc";
 import { createLogger } from "../../infra/log";
@@ -29,12 +33,26 @@ const configs = registryWith([{ role: "launch", address: CONFIG }]);
 let p: Awaited<ReturnType<typeof testPlatform>>;
 let rpc: ReturnType<typeof startRpcTestDouble>;
 let job: ContestJobDeps;
+let executor: ExecutorDeps;
 const sql = () => p.engines.sql;
 
 beforeAll(async () => {
   p = await testPlatform(configs, { authenticate: testWalletHeaderAuthenticator });
   rpc = startRpcTestDouble();
-  job = contestJobDeps(p.engines, configs, createSolanaRpc(rpc.url), loadFirewall(), createLogger("error"))!;
+  const solana = createSolanaRpc(rpc.url);
+  const log = createLogger("error");
+  job = contestJobDeps(p.engines, configs, solana, loadFirewall(), log)!;
+  // the payment executor as the agents process runs it, contests' settlement registered
+  executor = {
+    sql: p.engines.sql,
+    chain: createLaunchChain(solana.connection),
+    connection: solana.connection,
+    builders: treasuryBuilders(),
+    owners: treasuryOwners({ ...p.engines, log, rpc: solana, configs }),
+    signers: { sql: p.engines.sql, vaultEncryptionKey: TEST_VAULT_KEY },
+    log,
+    options: { intervalMs: 50, leaseSeconds: 30, pollSeconds: 0, retrySeconds: 0, batchesPerTurn: 50 },
+  };
 });
 afterAll(() => rpc.stop());
 
@@ -167,6 +185,44 @@ describe("a holders raffle, end to end", () => {
   });
 });
 
+describe("prizes paid by the vault", () => {
+  test("25 winners in two transactions signed by the vault, expired sends and a lost answer on the way: each winner paid its prize exactly once, the contest paid", async () => {
+    moveTo(100_000);
+    const a = await heldAgent(Array.from({ length: 30 }, (_, i) => BigInt(1_000 + i)));
+    const id = await open(a, { budgetLamports: "2000000000", winners: 25 });
+    await runContestsOnce(job);
+    moveTo(100_000 + SEED_SLOT_DELAY);
+    await runContestsOnce(job);
+    expect((await batches(id)).map((b) => b.lamports)).toEqual(["1600000000", "400000000"]);
+
+    // both first sends never land and expire; of the rebuilt ones, one lands with its answer lost
+    rpc.setConfirmMode("never");
+    await runTurn(executor);
+    expect((await batches(id)).map((b) => b.status)).toEqual(["sent", "sent"]);
+    rpc.setConfirmMode("immediate");
+    rpc.setBlockHeight(rpc.blockHeight() + 200);
+    rpc.failNextSend(502, { landed: true });
+    for (let i = 0; i < 10 && (await get(a.mint, id)).status === "paying"; i++) await runTurn(executor);
+    const attempts = await sql()<{ status: string }[]>`
+      SELECT t.status FROM payment_transactions t JOIN payment_batches b ON b.id = t.batch_id
+      WHERE b.owner_kind = 'contest' AND b.owner_id = ${id} ORDER BY b.seq, t.attempt`;
+    expect(attempts.map((t) => t.status)).toEqual(["expired", "confirmed", "expired", "confirmed"]);
+
+    const c = await get(a.mint, id);
+    expect(c.status).toBe("paid");
+    const onChain = await paidOnChain(rpc, a.vault);
+    expect(onChain.total).toBe(2_000_000_000n);
+    expect(onChain.byRecipient.size).toBe(25);
+    for (const prize of c.prizes) expect(onChain.byRecipient.get(prize.winner)).toBe(BigInt(prize.lamports));
+    expect(c.prizes.every((x: { payment: { status: string; signature: string } }) => x.payment.status === "confirmed" && x.payment.signature)).toBe(true);
+    expect(await spend(id)).toEqual({ status: "settled", spent: "2000000000" });
+    // the executor's turn published the paid item with both transactions
+    const paid = (await p.call(`/v1/daemons/${a.mint}/feed?kinds=contest_paid`)).body.items;
+    expect(paid).toHaveLength(1);
+    expect(paid[0].links.signatures.sort()).toEqual([...new Set(c.prizes.map((x: { payment: { signature: string } }) => x.payment.signature))].sort());
+  });
+});
+
 describe("top holders", () => {
   test("ranked at the end with no seed: largest balances, ties by address; recomputed from the snapshot", async () => {
     moveTo(70_000);
@@ -214,7 +270,7 @@ describe("failures and refusals", () => {
 
 describe("the agent's proposals", () => {
   test("an approved proposal opens a holder raffle through the same service; refused ones are recorded and told; waiting ones wait", async () => {
-    const a = await contestAgent(sql(), p.engines.ch, { config: CONFIG, claimedLamports: 500_000_000n, name: "Ada" });
+    const a = await contestAgent(sql(), p.engines.ch, { config: CONFIG, claimedLamports: 500_000_000n });
     const propose = (lamports: string, winners: number, approvedBy?: string) =>
       createProposal(sql(), a.mint, { kind: "contest", payload: { lamports, winners, endsInMinutes: 90, note: "two winners", cycle: 1 }, expiresAt: new Date(Date.now() + 3600_000), approvedBy });
     const ok = await propose("200000000", 2, "agent");

@@ -1,32 +1,27 @@
 /**
- * For contest tests: an agent the platform can pay from (a sealed vault key row, claimed fees
- * in ClickHouse as a treasury transfer to its vault), and a valid contest body to vary.
+ * For contest tests: an agent the platform can pay from (its vault key sealed with
+ * TEST_VAULT_KEY, claimed fees as the vault's fee claim: agents/treasury/testing/agents.ts),
+ * and a valid contest body to vary.
  */
-import { Keypair } from "@solana/web3.js";
 import type { Sql } from "../../infra/postgres";
 import type { ClickHouse } from "../../infra/clickhouse";
+import { agentWithVault, claimedFees, testVaultEncryptionKey } from "../../agents/treasury/testing/agents";
 
-export const newAddress = () => Keypair.generate().publicKey.toBase58();
+export { newAddress } from "../../agents/treasury/testing/agents";
 
-export type ContestAgentOptions = { config: string; template?: string; claimedLamports?: bigint; vaultKey?: boolean; hidden?: boolean; name?: string };
+/** The VAULT_ENCRYPTION_KEY of test agents' sealed vault keys (the executor in tests unseals with it). */
+export const TEST_VAULT_KEY = testVaultEncryptionKey();
 
-/** An awake agent with its vault; `claimedLamports` (default 2 SOL) reach the vault as a treasury transfer. */
+export type ContestAgentOptions = { config: string; template?: string; claimedLamports?: bigint; vaultKey?: boolean; hidden?: boolean };
+
+/** An awake agent named Ada; `claimedLamports` (default 2 SOL) claimed by its vault; `vaultKey: false` = the platform holds no key of it. */
 export async function contestAgent(sql: Sql, ch: ClickHouse, o: ContestAgentOptions) {
-  const mint = newAddress();
-  const vault = newAddress();
-  const creator = newAddress();
-  await sql`
-    INSERT INTO agents (mint, coin_name, symbol, image_url, creator, vault, config, dbc_pool, state, hidden, name, template, category, presence)
-    VALUES (${mint}, 'Coin ' || ${mint.slice(0, 4)}, 'CN', 'https://img.example/c.png', ${creator}, ${vault}, ${o.config}, ${newAddress()}, 'awake',
-            ${o.hidden ?? false}, ${o.name ?? "Ada"}, ${o.template ?? "patron"}, 'rewards', 'influencer')`;
-  if (o.vaultKey ?? true)
-    await sql`INSERT INTO vault_keys (vault, launch_id, sealed) VALUES (${vault}, gen_random_uuid(), ${new Uint8Array([1, 2, 3])})`;
+  const a = await agentWithVault(sql, { encryptionKey: o.vaultKey === false ? null : TEST_VAULT_KEY, template: o.template, config: o.config });
+  const vault = a.vault.publicKey.toBase58();
+  if (o.hidden) await sql`UPDATE agents SET hidden = true WHERE mint = ${a.mint}`;
   const claimed = o.claimedLamports ?? 2_000_000_000n;
-  if (claimed > 0n)
-    await ch.insert("treasury_flows", [
-      { at: 1_700_000_000, slot: 1, signature: `claimed-${vault}`, ix: 0, inner: -1, kind: "transfer", treasury: newAddress(), recipient: vault, lamports: claimed, atoms: 0n },
-    ]);
-  return { mint, vault, creator };
+  if (claimed > 0n) await claimedFees(ch, a.mint, vault, claimed);
+  return { mint: a.mint, vault, vaultKey: a.vault, creator: a.creator };
 }
 
 /** A valid raffle: 0.3 SOL for 3 winners, ending in an hour. */
