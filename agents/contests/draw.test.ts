@@ -121,13 +121,9 @@ describe("sha256-cumw-v1", () => {
 
 describe("top_holders", () => {
   test("the largest amounts win, ties by owner in ASCII order; zero balances never win; fewer holders than winners", () => {
-    const holders: Holder[] = [
-      { owner: "c", amount: 50n },
-      { owner: "B", amount: 70n },
-      { owner: "a", amount: 70n },
-      { owner: "d", amount: 0n },
-      { owner: "A", amount: 70n },
-    ];
+    const holders: Holder[] = (
+      [["c", 50n], ["B", 70n], ["a", 70n], ["d", 0n], ["A", 70n]] as const
+    ).map(([owner, amount]) => ({ owner, amount }));
     expect(topHolders(holders, 2).map((h) => h.owner)).toEqual(["A", "B"]);
     expect(topHolders(holders, 10).map((h) => h.owner)).toEqual(["A", "B", "a", "c"]);
     expect(recomputeTopHolders(publicHolders(holders), 10)).toEqual(["A", "B", "a", "c"]);

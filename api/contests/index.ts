@@ -5,9 +5,8 @@
  * the daemon surface: sign-in (401), the path (400), the agent (404), its operator (403), the
  * body (400), then the action's own refusals (409, 422).
  */
-import { Elysia } from "elysia";
 import { notFound, parseOrThrow, respond } from "../errors";
-import { cachedAnswer, pageTtl, takeFromBudget, type ClientBudget } from "../public/http";
+import { cachedAnswer, pageTtl, type ClientBudget } from "../public/http";
 import type { ResponseCache } from "../public/cache";
 import { readJson } from "../launches/body";
 import { parseAll } from "../app-public";
@@ -15,6 +14,7 @@ import { SIGNED_IN_CORS } from "../auth";
 import { MintIdParams, MintParam, parseBody } from "../daemons/model";
 import { signedIn, type Authenticate } from "../daemons/operator";
 import { operatorAgent } from "../daemons/service";
+import { signedInSurface } from "../daemons";
 import { agentRecord, type StdoutLine } from "../daemons/store";
 import { ContestBody, ContestListQuery, solText, specOf } from "./model";
 import * as service from "./service";
@@ -35,14 +35,7 @@ export const contestRoutes = (deps: ContestRouteDeps) => {
   };
   const body = { parse: "none" as const };
 
-  return new Elysia({ prefix: "/v1" })
-    .onRequest(({ request }) => {
-      if (request.method === "OPTIONS" && OPERATOR_PATHS.test(new URL(request.url).pathname)) return new Response(null, { status: 204, headers: SIGNED_IN_CORS });
-    })
-    .onBeforeHandle(({ request, set, server }) => {
-      Object.assign(set.headers, SIGNED_IN_CORS);
-      takeFromBudget(deps, request, server);
-    })
+  return signedInSurface(OPERATOR_PATHS, deps)
     .get("/daemons/:mint/contests", ({ params, query, set }) => {
       const [{ mint }, q] = parseAll(() => parseOrThrow(MintParam, params), () => parseOrThrow(ContestListQuery, query));
       return cached(set, ["contests", mint, q], pageTtl(q.cursor, CONTEST_CACHE_SECONDS.list, CONTEST_CACHE_SECONDS.laterPages), async () => {
