@@ -16,8 +16,8 @@ import type { ContestJobDeps } from "../agents/contests/job";
 
 export function contestTreasury(ch: ClickHouse, configs: ConfigRegistry): ContestTreasury {
   return {
-    // a coin whose config this deployment does not know counts only the treasury's transfers (never more than it has)
-    claimedLamports: async (o) => (await claimedFeesOf(ch, { mint: o.mint, vault: o.vault, solQuoted: configs.byAddress.get(o.config)?.quote.kind === "sol" })).totalLamports,
+    // as airdrops count it (the same room): a coin is SOL-quoted unless its config pairs it with a stock
+    claimedLamports: async (o) => (await claimedFeesOf(ch, { mint: o.mint, vault: o.vault, solQuoted: configs.byAddress.get(o.config)?.quote.kind !== "stock" })).totalLamports,
     reserve: reserveVaultSpend,
     release: releaseVaultSpend,
     holdsVaultKey,
@@ -28,13 +28,14 @@ export function contestTreasury(ch: ClickHouse, configs: ConfigRegistry): Contes
   };
 }
 
-export function contestDeps(engines: { sql: Sql; ch: ClickHouse }, configs: ConfigRegistry, firewall: Firewall, log: Logger): ContestDeps {
-  return { sql: engines.sql, firewall, log: log.child({ stage: "contests" }), treasury: contestTreasury(engines.ch, configs) };
+/** `chain`: whether this deployment reads the chain (SOLANA_RPC_URL): without it no contest could be drawn or paid. */
+export function contestDeps(engines: { sql: Sql; ch: ClickHouse }, configs: ConfigRegistry, firewall: Firewall, log: Logger, chain: boolean): ContestDeps {
+  return { sql: engines.sql, firewall, log: log.child({ stage: "contests" }), treasury: contestTreasury(engines.ch, configs), chain };
 }
 
 /** The contest job's deps; none without a chain (snapshots and seed blocks are read over RPC). */
 export function contestJobDeps(engines: { sql: Sql; ch: ClickHouse }, configs: ConfigRegistry, rpc: SolanaRpc | null, firewall: Firewall, log: Logger): ContestJobDeps | null {
   if (!rpc) return null;
-  const contests = contestDeps(engines, configs, firewall, log);
+  const contests = contestDeps(engines, configs, firewall, log, true);
   return { sql: engines.sql, ch: engines.ch, log: contests.log, contests, snapshots: { sql: engines.sql, rpc, configs }, seeds: seedBlockReader(rpc.connection) };
 }

@@ -185,9 +185,9 @@ export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firew
 }
 
 /** Contests: the daemon surface's cache, budget and sign-in, the treasury core (compose/contests.ts). */
-export function contestApiDeps(daemons: DaemonRouteDeps, ch: ClickHouse, configs: ConfigRegistry, log: Logger): ContestRouteDeps {
+export function contestApiDeps(daemons: DaemonRouteDeps, ch: ClickHouse, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger): ContestRouteDeps {
   return {
-    ...contestDeps({ sql: daemons.sql, ch }, configs, daemons.firewall, log),
+    ...contestDeps({ sql: daemons.sql, ch }, configs, daemons.firewall, log, rpc !== null),
     cache: daemons.cache,
     limiter: daemons.limiter,
     clientOf: daemons.clientOf,
@@ -269,7 +269,7 @@ export async function wirePlatform(opts: {
     auth: signIn.routes,
     me: signIn.me,
     daemons,
-    contests: contestApiDeps(daemons, engines.ch, configs, log),
+    contests: contestApiDeps(daemons, engines.ch, configs, opts.rpc ?? null, log),
     realtime: realtime?.routes ?? null,
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders, realtime };

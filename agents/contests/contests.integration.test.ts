@@ -37,8 +37,8 @@ let executor: ExecutorDeps;
 const sql = () => p.engines.sql;
 
 beforeAll(async () => {
-  p = await testPlatform(configs, { authenticate: testWalletHeaderAuthenticator });
   rpc = startRpcTestDouble();
+  p = await testPlatform(configs, { authenticate: testWalletHeaderAuthenticator, env: { SOLANA_RPC_URL: rpc.url } });
   const solana = createSolanaRpc(rpc.url);
   const log = createLogger("error");
   job = contestJobDeps(p.engines, configs, solana, loadFirewall(), log)!;

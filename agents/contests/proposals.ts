@@ -3,7 +3,7 @@
  * itself within the limits), become contests through the same service as the operator's POST
  * (api/contests/service.ts): the same limits, firewall, capability and spend reservation. A
  * proposal makes a holder raffle weighted by balance with an even split, titled after the agent,
- * its note as the rules, ending `endsInMinutes` after the approval. Each proposal is taken once
+ * its note as the rules, ending `endsInMinutes` after it is taken (seconds after the approval). Each proposal is taken once
  * (`daemon_proposals.executed_at`, with `execution` = the contest's id or the refusal).
  */
 import type { Sql } from "../../infra/postgres";
@@ -16,7 +16,7 @@ import { createContest, type ContestDeps } from "../../api/contests/service";
 type ApprovedProposal = { id: bigint; mint: string; payload: { lamports?: string; winners?: number; endsInMinutes?: number; note?: string }; decided_at: Date; decided_by: string | null };
 
 /** The contest a proposal asks for, from its payload (checked by the runtime's tool rules when it was made). */
-export function proposalSpec(p: ApprovedProposal, agentName: string): ContestSpec {
+export function proposalSpec(p: ApprovedProposal, agentName: string, now: Date): ContestSpec {
   return {
     kind: "holders_raffle",
     weighting: "balance",
@@ -25,7 +25,7 @@ export function proposalSpec(p: ApprovedProposal, agentName: string): ContestSpe
     budgetLamports: BigInt(p.payload.lamports ?? "0"),
     winners: Number(p.payload.winners ?? 0),
     splitBps: null,
-    endsAt: new Date(p.decided_at.getTime() + Number(p.payload.endsInMinutes ?? 0) * 60_000),
+    endsAt: new Date(now.getTime() + Number(p.payload.endsInMinutes ?? 0) * 60_000),
   };
 }
 
@@ -62,17 +62,14 @@ async function execute(deps: ContestDeps, p: ApprovedProposal): Promise<{ contes
   if (made) return { contestId: made.id.toString() };
   const agent = await agentRecord(deps.sql, p.mint);
   if (!agent) throw new ApiError(404, "NOT_FOUND", `no agent with mint ${p.mint}`);
-  const spec = proposalSpec(p, agent.name || agent.coin_name);
+  const now = new Date();
+  const spec = proposalSpec(p, agent.name || agent.coin_name, now);
   const by = p.decided_by === "agent" || !p.decided_by ? "agent" : p.decided_by;
-  const { id } = await createContest(deps, agent, spec, {
-    by,
-    ref: null,
-    proposalId: p.id,
-    line: (contestId) => ({
-      kind: "action",
-      body: `Opened contest ${contestId} from proposal ${p.id}: ${solText(spec.budgetLamports)} SOL for ${spec.winners} winner(s), ending ${spec.endsAt.toISOString()}.`,
-      meta: { source: "contests", change: "contest.opened", contestId: contestId.toString(), proposalId: p.id.toString() },
-    }),
+  const line = (contestId: bigint) => ({
+    kind: "action" as const,
+    body: `Opened contest ${contestId} from proposal ${p.id}: ${solText(spec.budgetLamports)} SOL for ${spec.winners} winner(s), ending ${spec.endsAt.toISOString()}.`,
+    meta: { source: "contests", change: "contest.opened", contestId: contestId.toString(), proposalId: p.id.toString() },
   });
+  const { id } = await createContest(deps, agent, spec, { by, ref: null, proposalId: p.id, line }, now);
   return { contestId: id };
 }

@@ -8,7 +8,7 @@ import type { Sql } from "../../infra/postgres";
 import type { Logger } from "../../infra/log";
 import type { Firewall } from "../firewall/firewall";
 import { ApiError, notFound, validationError } from "../errors";
-import { capabilityMissing, notCovered, refReused, vaultKeyMissing } from "../errors/treasury";
+import { capabilityMissing, chainUnavailable, notCovered, refReused, vaultKeyMissing } from "../errors/treasury";
 import { capabilitiesOf } from "../daemons/catalog";
 import { appendStdout, inTx, type AgentRecord, type StdoutLine } from "../daemons/store";
 import { endsAtProblems, limitProblems, prizesOf, specHash, type ContestSpec } from "./model";
@@ -34,7 +34,14 @@ export type ContestTreasury = {
   snapshot(sql: Sql, id: bigint): Promise<Record<string, unknown> | null>;
 };
 
-export type ContestDeps = { sql: Sql; firewall: Firewall; log: Logger; treasury: ContestTreasury };
+export type ContestDeps = {
+  sql: Sql;
+  firewall: Firewall;
+  log: Logger;
+  treasury: ContestTreasury;
+  /** whether this deployment reads the chain (SOLANA_RPC_URL): without it nothing could be drawn or paid */
+  chain: boolean;
+};
 
 /** Who asks: the operator (its wallet, and the request's ref) or the agent's own approved proposal. */
 export type Requester = { by: string; ref: string | null; proposalId?: bigint; line: (id: bigint) => StdoutLine };
@@ -47,7 +54,7 @@ const blocked = (field: string, reason: string) => new ApiError(422, "FIREWALL_B
 /**
  * Creates a contest for `agent`: 400 for a limit (every problem at once), the same answer for a
  * repeated ref (checked before the time window, so a retry near the end still finds its contest),
- * 409 REF_REUSED, 409 CAPABILITY_MISSING, 422 FIREWALL_BLOCKED, 409 VAULT_KEY_MISSING, 409 NOT_COVERED. The record, the
+ * 409 REF_REUSED, 503 UPSTREAM_ERROR without a chain, 409 CAPABILITY_MISSING, 422 FIREWALL_BLOCKED, 409 VAULT_KEY_MISSING, 409 NOT_COVERED. The record, the
  * reservation and the agent's stdout line are one transaction.
  */
 export async function createContest(deps: ContestDeps, agent: AgentRecord, spec: ContestSpec, who: Requester, now = new Date()): Promise<{ id: string; created: boolean }> {
@@ -63,6 +70,7 @@ export async function createContest(deps: ContestDeps, agent: AgentRecord, spec:
     }
   }
   if (late.length) throw validationError(late);
+  if (!deps.chain) throw chainUnavailable();
   if (!capabilitiesOf(agent.template).includes("program.contest")) throw capabilityMissing("program.contest", agent.template);
   const hit = deps.firewall.check([
     { field: "contest.title", text: spec.title },
