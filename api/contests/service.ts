@@ -20,7 +20,7 @@ export const CONTEST_OWNER = "contest";
 
 export type Reservation = { ok: true } | { ok: false; claimedLamports: bigint; committedLamports: bigint; availableLamports: bigint };
 
-/** What contests need of the treasury core (agents/treasury/, wired by compose/): the vault's claimed fees and its spend ledger, snapshots, payments. */
+/** What contests need of the treasury core (agents/treasury/, wired by compose/contests.ts): the vault's claimed fees and spend ledger, its key, snapshots. */
 export type ContestTreasury = {
   /** the vault's claimed fees, all time (read before the transaction) */
   claimedLamports(o: { mint: string; vault: string; config: string }): Promise<bigint>;
