@@ -4,7 +4,8 @@
  * that turns confirmed launches into agents, and the SOL price history (the current price
  * written to ClickHouse once a minute, infra/sol-price/history.ts). Run by the all-in-one process and by
  * the `agents` process; each job runs once at a time (noOverlap), and the tracker
- * once across processes (advisory lock).
+ * once across processes (advisory lock). The contest job (`contests/job.ts`, every 5 s with
+ * SOLANA_RPC_URL) ends, draws and publishes contests, also once across processes.
  */
 import { schedule, type ScheduledTask } from "node-cron";
 import type { Config } from "../infra/config";
@@ -17,6 +18,7 @@ import { scheduleLaunchTracker } from "./launch-tracker";
 import type { ClickHouse } from "../infra/clickhouse/client";
 import type { SolPriceService } from "../infra/sol-price";
 import { recordSolPrice } from "../infra/sol-price/history";
+import { runContestsOnce, type ContestJobDeps } from "./contests/job";
 
 /** What the launch tracker needs of the Launch API (the composition root builds it); no chain: no tracker. */
 type TrackerDeps = Parameters<typeof scheduleLaunchTracker>[0];
@@ -36,6 +38,8 @@ export function startAgentBackground(o: {
   metadataResolver?: CoinMetadataResolver;
   /** records the SOL price of each minute (every process running these jobs writes; the table keeps one row per minute) */
   priceHistory?: { ch: ClickHouse; price: SolPriceService; simulated?: boolean };
+  /** the contest job (agents/contests/job.ts); needs the chain, so none without SOLANA_RPC_URL */
+  contests?: ContestJobDeps | null;
 }): BackgroundJobs {
   const { config, sql, rpc, log } = o;
   const tasks: { name: string; task: ScheduledTask }[] = [];
@@ -63,6 +67,8 @@ export function startAgentBackground(o: {
     every("sol-price-history", "1 * * * * *", async () => {
       if (!(await recordSolPrice(history))) log.warn("sol-price-history: no SOL price source answered; this minute stays a gap");
     });
+  const contests = o.contests;
+  if (contests) every("contests", "*/5 * * * * *", () => runContestsOnce(contests));
   if (o.launches.chain) tasks.push({ name: "launch-tracker", task: scheduleLaunchTracker({ sql, chain: o.launches.chain, service: o.launches.service, log: log.child({ stage: "launch-tracker" }) }) });
   return { names: tasks.map((t) => t.name), stop: () => tasks.forEach((t) => t.task.stop()) };
 }

@@ -1,7 +1,7 @@
 /**
- * The HTTP app: health, the Data API, the Application API's public reads, the dashboard page, the daemon surface, wallet
- * sign-in and the signed-in account, the Launch API, stored media, the webhook receiver, the realtime channel, metrics,
- * and the OpenAPI document of all of them with its reference page.
+ * The HTTP app: health, the Data API, the Application API's public reads, the dashboard page, the daemon surface and
+ * contests, wallet sign-in and the signed-in account, the Launch API, stored media, the webhook receiver, the realtime
+ * channel, metrics, and the OpenAPI document of all of them with its reference page.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -16,6 +16,7 @@ import { launchRoutes, type LaunchRouteDeps } from "./launches";
 import { mediaRoutes } from "./media";
 import { poolRoutes, type PoolRouteDeps } from "./pools";
 import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
+import { contestRoutes, type ContestRouteDeps } from "./contests";
 import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
 import { realtimeRoutes, WEBSOCKET_SETTINGS, type RealtimeRouteDeps } from "./realtime";
@@ -44,6 +45,8 @@ export type AppDeps = {
   pools?: PoolRouteDeps | null;
   /** the daemon surface (/v1/daemons/..., /v1/me/console, /v1/me/approvals) */
   daemons?: DaemonRouteDeps | null;
+  /** contests (/v1/daemons/:mint/contests...) */
+  contests?: ContestRouteDeps | null;
   /** wallet sign-in (/v1/auth/nonce, verify, refresh, logout) */
   auth?: AuthRouteDeps | null;
   /** the signed-in account (/v1/me, /v1/me/agents, /v1/me/wallet) */
@@ -85,6 +88,7 @@ export function createApp(deps: AppDeps) {
     // the contract: GET /v1/openapi.json and the reference page /docs
     .use(openApiRoutes())
     .use(deps.daemons ? daemonRoutes(deps.daemons) : new Elysia())
+    .use(deps.contests ? contestRoutes(deps.contests) : new Elysia())
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads
     .use(deps.data ? appPublicRoutes(deps.data) : new Elysia())

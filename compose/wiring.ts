@@ -34,6 +34,8 @@ import { createAuth, createAuthService, type AuthRouteDeps } from "../api/auth";
 import type { MeRouteDeps } from "../api/me";
 import { createBalanceReader } from "../api/me/wallet";
 import type { DaemonRouteDeps } from "../api/daemons";
+import type { ContestRouteDeps } from "../api/contests";
+import { contestDeps } from "./contests";
 import type { Authenticate } from "../api/daemons/operator";
 import type { Firewall } from "../api/firewall/firewall";
 import { startAgentRuntime } from "../agents/runtime";
@@ -182,6 +184,17 @@ export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firew
   };
 }
 
+/** Contests: the daemon surface's cache, budget and sign-in, the treasury core (compose/contests.ts). */
+export function contestApiDeps(daemons: DaemonRouteDeps, ch: ClickHouse, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger): ContestRouteDeps {
+  return {
+    ...contestDeps({ sql: daemons.sql, ch }, configs, daemons.firewall, log, rpc !== null),
+    cache: daemons.cache,
+    limiter: daemons.limiter,
+    clientOf: daemons.clientOf,
+    authenticate: daemons.authenticate,
+  };
+}
+
 /**
  * The realtime channel (/v1/ws): this process's sockets (the hub) and its relay, which LISTENs on
  * `listenUrl` (the Postgres the lines are written to) over a connection of its own, opened when
@@ -242,6 +255,7 @@ export async function wirePlatform(opts: {
   const data = dataApiDeps(config, engines, configs, price, { ...opts, rpc: opts.rpc ?? null });
   const signIn = signInApiDeps(config, engines, opts.rpc ?? null, log, data);
   const realtime = opts.listenUrl ? realtimePlatform(config, data, opts.listenUrl, log, opts.realtime) : null;
+  const daemons = daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signedInOrWhyNot(signIn.auth));
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
@@ -254,7 +268,8 @@ export async function wirePlatform(opts: {
     pools: poolApiDeps(engines, configs, opts.rpc ?? null, log, data),
     auth: signIn.routes,
     me: signIn.me,
-    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signedInOrWhyNot(signIn.auth)),
+    daemons,
+    contests: contestApiDeps(daemons, engines.ch, configs, opts.rpc ?? null, log),
     realtime: realtime?.routes ?? null,
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders, realtime };

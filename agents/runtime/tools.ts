@@ -7,16 +7,17 @@
  */
 import * as v from "valibot";
 import type { Capability } from "../../api/daemons/catalog";
+import { CONTEST_LIMITS, solText } from "../../api/contests/model";
 import type { ChatTool, ToolCall } from "./provider";
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;
 export const LIMITS = {
   airdropLamports: 2n * LAMPORTS_PER_SOL,
-  contestLamports: 2n * LAMPORTS_PER_SOL,
-  prizeLamports: LAMPORTS_PER_SOL / 10n,
+  contestLamports: CONTEST_LIMITS.budgetLamports,
+  prizeLamports: CONTEST_LIMITS.prizeLamports,
   buybackLamports: LAMPORTS_PER_SOL / 2n,
-  winners: { min: 1, max: 50 },
-  contestMinutes: { min: 1, max: 30 * 24 * 60 },
+  winners: CONTEST_LIMITS.winners,
+  contestMinutes: { min: CONTEST_LIMITS.endsAhead.minMs / 60_000, max: CONTEST_LIMITS.endsAhead.maxMs / 60_000 },
 } as const;
 
 export type Intent =
@@ -128,9 +129,4 @@ export function parseToolCall(call: ToolCall, allowed: readonly ToolName[]): { o
   }
 }
 
-/** SOL from lamports, without trailing zeros. */
-export function solText(lamports: bigint): string {
-  const whole = lamports / LAMPORTS_PER_SOL;
-  const frac = (lamports % LAMPORTS_PER_SOL).toString().padStart(9, "0").replace(/0+$/, "");
-  return frac ? `${whole}.${frac}` : `${whole}`;
-}
+export { solText };

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Keypair } from "@solana/web3.js";
 import { registryWith, testPlatform } from "../../compose/testing/platform";
-import type { Authenticate } from "./operator";
+import { asWallet, testWalletHeaderAuthenticator } from "../../compose/testing/sign-in";
 import { appendStdout, createProposal, recordSpend, takeQueuedCheck } from "./store";
 
 const addr = () => Keypair.generate().publicKey.toBase58();
@@ -14,11 +14,6 @@ const CONFIG = addr();
 const READ_AT = new Date("2026-03-04T05:06:07.000Z");
 const SOL_USD = 150;
 
-/** Test double of the wallet sign-in: whoever names a wallet in `x-test-wallet` is signed in as it. */
-const testWalletHeaderAuthenticator: Authenticate = async (request) => {
-  const wallet = request.headers.get("x-test-wallet");
-  return wallet ? { address: wallet } : null;
-};
 
 let p: Awaited<ReturnType<typeof testPlatform>>;
 let other: Awaited<ReturnType<typeof testPlatform>>;
@@ -46,11 +41,7 @@ async function agent(o: AgentOpts = {}) {
   return { mint, vault, creator };
 }
 
-const as = (wallet: string | null, method = "GET", body?: unknown): RequestInit => ({
-  method,
-  headers: { ...(wallet ? { "x-test-wallet": wallet } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-  ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-});
+const as = asWallet;
 
 const lines = async (mint: string) =>
   (await sql()<{ kind: string; body: string; meta: Record<string, unknown> }[]>`SELECT kind, body, meta FROM daemon_stdout WHERE mint = ${mint} ORDER BY id`).map((l) => ({ ...l }));

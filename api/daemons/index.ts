@@ -28,6 +28,20 @@ export const DAEMON_CACHE_SECONDS = { catalog: 60, profile: 5, stdoutFirstPage: 
  */
 const SIGNED_IN_PATHS = /^\/v1\/(daemons\/[^/]+\/(persona|autonomy|directives(\/[^/]+)?|spend|check|proposals\/[^/]+\/decision)|me\/(console|approvals))\/?$/;
 
+/**
+ * An Elysia instance under /v1 for routes some of which are signed in: the preflight of `signedInPaths` answered,
+ * CORS for any origin on every answer, each request taken from the client's budget. Routes chain onto it.
+ */
+export const signedInSurface = (signedInPaths: RegExp, budget: ClientBudget) =>
+  new Elysia({ prefix: "/v1" })
+    .onRequest(({ request }) => {
+      if (request.method === "OPTIONS" && signedInPaths.test(new URL(request.url).pathname)) return new Response(null, { status: 204, headers: SIGNED_IN_CORS });
+    })
+    .onBeforeHandle(({ request, set, server }) => {
+      Object.assign(set.headers, SIGNED_IN_CORS);
+      takeFromBudget(budget, request, server);
+    });
+
 export const daemonRoutes = (deps: DaemonRouteDeps) => {
   const cached = cachedAnswer(deps.cache);
   const catalogAnswer = catalog(deps.models);
@@ -42,14 +56,7 @@ export const daemonRoutes = (deps: DaemonRouteDeps) => {
   };
   const body = { parse: "none" as const };
 
-  return new Elysia({ prefix: "/v1" })
-    .onRequest(({ request }) => {
-      if (request.method === "OPTIONS" && SIGNED_IN_PATHS.test(new URL(request.url).pathname)) return new Response(null, { status: 204, headers: SIGNED_IN_CORS });
-    })
-    .onBeforeHandle(({ request, set, server }) => {
-      Object.assign(set.headers, SIGNED_IN_CORS);
-      takeFromBudget(deps, request, server);
-    })
+  return signedInSurface(SIGNED_IN_PATHS, deps)
     // public
     .get("/daemons/catalog", ({ set }) => cached(set, ["daemon-catalog"], DAEMON_CACHE_SECONDS.catalog, async () => catalogAnswer))
     .get("/daemons/:mint", ({ params, set }) => {

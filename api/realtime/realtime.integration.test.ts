@@ -5,22 +5,17 @@
  * a client's reconnect, the relay's reconnect with its read-back, bad frames, the bounds, the price.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { testWalletHeaderAuthenticator } from "../../compose/testing/sign-in";
 import { Keypair } from "@solana/web3.js";
 import { registryWith, testPlatform } from "../../compose/testing/platform";
 import { openTestSocket, type TestSocket } from "../../infra/testing/ws-client";
 import { until } from "../../infra/testing/wait";
 import type { PriceSource } from "../../infra/sol-price";
-import type { Authenticate } from "../daemons/operator";
 import { appendStdout, type StdoutRow } from "../daemons/store";
 
 const addr = () => Keypair.generate().publicKey.toBase58();
 const CONFIG = addr();
 
-/** Test double of the wallet sign-in: whoever names a wallet in `x-test-wallet` is signed in as it. */
-const testWalletHeaderAuthenticator: Authenticate = async (request) => {
-  const wallet = request.headers.get("x-test-wallet");
-  return wallet ? { address: wallet } : null;
-};
 
 /** Test double: a price source whose answer the test sets. */
 let priceUsd = 150;

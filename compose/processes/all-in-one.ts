@@ -13,6 +13,7 @@ import type { Logger } from "../../infra/log";
 import { createSolPriceService } from "../../infra/sol-price";
 import { simulatedMetadataResolver } from "../../ingest/simulator/coin-media";
 import { startAgentBackground } from "../../agents/background";
+import { contestJobDeps } from "../contests";
 import { startTransactionConsumer } from "../../pipelines/kafka/consumer";
 import { openPlatform, processHandle } from "../boot";
 import { priceSources, startRuntime, wirePlatform } from "../wiring";
@@ -20,6 +21,7 @@ import { kafkaBus, kafkaWithTopic, pollConsumerLag } from "../kafka";
 import { startHolderReconciliation, startReconciliation } from "../reconciliation";
 import { startSimulatorPosting } from "./simulator";
 import { withLaunchVaultKey } from "./vault-key";
+import { startTreasuryExecutor } from "../treasury";
 
 export async function startAllInOne(given: Config, log: Logger) {
   const withKey = await withLaunchVaultKey(given, log); // it serves the Launch API
@@ -63,10 +65,13 @@ export async function startAllInOne(given: Config, log: Logger) {
     // the simulator's coins get their images and descriptions through the coin-metadata job
     metadataResolver: simConfigs ? simulatedMetadataResolver(platform.launches.media) : undefined,
     priceHistory: { ch, price, simulated: priceSimulated },
+    contests: contestJobDeps(engines, configs, rpc, platform.launches.firewall, log),
   });
 
   // the agent runtime: states and decision cycles (in demo mode against the built-in demo provider)
   const runtime = startRuntime(config, engines, configs, price, log, { simulated: simConfigs !== null });
+  // treasury actions' payments: with a chain only (the simulated chain takes no transactions)
+  const executor = startTreasuryExecutor(config, engines, configs, rpc, log);
 
   let simulator: ReturnType<typeof startSimulatorPosting> | null = null;
   if (simConfigs) {
@@ -90,6 +95,7 @@ export async function startAllInOne(given: Config, log: Logger) {
     () => lagTimer && clearInterval(lagTimer),
     () => background.stop(),
     () => runtime.stop(),
+    () => executor?.stop(),
     () => platform.addressSync?.stop(),
     () => simulator?.finished,
     () => platform.realtime?.stop(), // its sockets closed first: the server's stop waits for open connections

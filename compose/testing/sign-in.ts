@@ -30,3 +30,16 @@ export async function signIn(call: Call, wallet: TestWallet): Promise<{ accessTo
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Test double of the wallet sign-in: whoever names a wallet in `x-test-wallet` is signed in as it. */
+export const testWalletHeaderAuthenticator = async (request: Request): Promise<{ address: string } | null> => {
+  const wallet = request.headers.get("x-test-wallet");
+  return wallet ? { address: wallet } : null;
+};
+
+/** A request as `wallet` (signed in through testWalletHeaderAuthenticator; null: not signed in), with a JSON body when given. */
+export const asWallet = (wallet: string | null, method = "GET", body?: unknown): RequestInit => ({
+  method,
+  headers: { ...(wallet ? { "x-test-wallet": wallet } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+  ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+});

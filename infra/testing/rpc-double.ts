@@ -19,6 +19,12 @@
  * Clock sysvar is served from that slot and `setClockTime` (unless an account was set there).
  * getProgramAccounts (base64, dataSize and base58 memcmp filters, dataSlice, withContext)
  * serves the map's accounts by owner program, e.g. token accounts made with `tokenAccount`.
+ *
+ * Blocks (for the contests' seed blocks): every slot up to the current one (`getSlot`, the block
+ * height + 100) holds a block unless `skipSlots` skipped it. getBlocks lists the produced slots of
+ * a range (none past the current slot), getBlock (transactionDetails "none") answers a produced
+ * slot with its blockhash (the one getLatestBlockhash gave at that slot's height, `blockhashOfSlot`)
+ * and refuses a skipped slot (-32007) or one not produced yet (-32004), as a real RPC does.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -65,6 +71,9 @@ type SendRejection = { message: string; logs: string[]; err: unknown };
 
 const DEFAULT_FAIL_ERR = { InstructionError: [0, { Custom: 1 }] };
 const blockhashAt = (height: number) => bs58.encode(createHash("sha256").update(`rpc-double-blockhash:${height}`).digest());
+/** The double's slot is its block height + 100; a produced slot's block has the blockhash of that height. */
+const SLOT_AHEAD_OF_HEIGHT = 100;
+export const blockhashOfSlot = (slot: number) => blockhashAt(slot - SLOT_AHEAD_OF_HEIGHT);
 
 // program ids and the native mint from the libraries, never typed by hand
 export const DBC_PROGRAM: string = DYNAMIC_BONDING_CURVE_PROGRAM_ID.toBase58();
@@ -192,7 +201,24 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
   let blockHeight = 1000;
   let pinnedBlockhash: string | null = null;
   const currentBlockhash = () => pinnedBlockhash ?? blockhashAt(blockHeight);
-  const slot = () => blockHeight + 100;
+  const slot = () => blockHeight + SLOT_AHEAD_OF_HEIGHT;
+  const skipped = new Set<number>();
+  /** produced slots of [from, to], none past the current slot */
+  const producedSlots = (from: number, to: number) => {
+    const out: number[] = [];
+    for (let s = Math.max(0, from); s <= Math.min(to, slot()); s++) if (!skipped.has(s)) out.push(s);
+    return out;
+  };
+  function getBlock(id: unknown, params: any[]): Response {
+    const at = Number(params[0]);
+    const o = (params[1] ?? {}) as { transactionDetails?: string };
+    if (o.transactionDetails !== "none") return rpcError(id, -32602, "this test double serves getBlock with transactionDetails none only");
+    if (at > slot()) return rpcError(id, -32004, `Block not available for slot ${at}`);
+    if (skipped.has(at)) return rpcError(id, -32007, `Slot ${at} was skipped, or missing due to ledger jump to recent snapshot`);
+    const parentSlot = producedSlots(0, at - 1).at(-1) ?? 0;
+    const result = { blockhash: blockhashOfSlot(at), previousBlockhash: blockhashOfSlot(parentSlot), parentSlot, blockTime: Math.floor(Date.now() / 1000), blockHeight: at - SLOT_AHEAD_OF_HEIGHT };
+    return Response.json({ jsonrpc: "2.0", id, result });
+  }
   /** blockhash -> last block height at which a transaction using it can land */
   const issued = new Map<string, number>();
   const sent: SentTransaction[] = [];
@@ -313,6 +339,12 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
         result = { absoluteSlot: slot(), blockHeight, epoch: Math.floor(slot() / 432_000), slotIndex: slot() % 432_000, slotsInEpoch: 432_000, transactionCount: null };
       else if (body.method === "getMinimumBalanceForRentExemption") result = (128 + Number(body.params[0] ?? 0)) * 3480 * 2;
       else if (body.method === "sendTransaction") return sendTransaction(body.id, body.params, req.signal);
+      else if (body.method === "getBlock") return getBlock(body.id, body.params);
+      else if (body.method === "getBlocks") {
+        const [from, to] = [Number(body.params[0]), typeof body.params[1] === "number" ? body.params[1] : slot()];
+        if (to - from > 500_000) return rpcError(body.id, -32602, "Slot range too large; max 500000");
+        result = producedSlots(from, to);
+      }
       else if (body.method === "getSignatureStatuses") result = { context: { slot: slot(), apiVersion: "2.0.0" }, value: (body.params[0] as string[]).map(statusOf) };
       else if (body.method === "getSignaturesForAddress") {
         const o = (body.params[1] ?? {}) as { before?: string; until?: string; limit?: number };
@@ -377,6 +409,12 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
     setBlockHeight(n: number) {
       if (n !== blockHeight) pinnedBlockhash = null;
       blockHeight = n;
+    },
+    /** the current slot (what getSlot answers): the block height + 100 */
+    slot: () => slot(),
+    /** these slots produce no block (getBlocks leaves them out, getBlock refuses them) */
+    skipSlots(...slots: number[]) {
+      for (const s of slots) skipped.add(s);
     },
     /** pins the blockhash getLatestBlockhash answers, until the next setBlockHeight */
     setBlockhash(blockhash: string) {
