@@ -34,6 +34,7 @@ import { createAuth, createAuthService, type AuthRouteDeps } from "../api/auth";
 import type { MeRouteDeps } from "../api/me";
 import { createBalanceReader } from "../api/me/wallet";
 import type { DaemonRouteDeps } from "../api/daemons";
+import type { TreasuryRouteDeps } from "../api/treasury";
 import type { Authenticate } from "../api/daemons/operator";
 import type { Firewall } from "../api/firewall/firewall";
 import { startAgentRuntime } from "../agents/runtime";
@@ -182,6 +183,11 @@ export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firew
   };
 }
 
+/** Treasury actions' routes (airdrops): the Data API's engines, cache and client budget, the chain for snapshots, who is signed in. */
+export function treasuryApiDeps(data: DataApiDeps, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger, authenticate: Authenticate): TreasuryRouteDeps {
+  return { sql: data.sql, ch: data.ch, rpc, configs, log: log.child({ stage: "treasury" }), authenticate, cache: data.cache, limiter: data.limiter, clientOf: data.clientOf };
+}
+
 /**
  * The realtime channel (/v1/ws): this process's sockets (the hub) and its relay, which LISTENs on
  * `listenUrl` (the Postgres the lines are written to) over a connection of its own, opened when
@@ -255,6 +261,7 @@ export async function wirePlatform(opts: {
     auth: signIn.routes,
     me: signIn.me,
     daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signedInOrWhyNot(signIn.auth)),
+    treasury: treasuryApiDeps(data, configs, opts.rpc ?? null, log, opts.authenticate ?? signedInOrWhyNot(signIn.auth)),
     realtime: realtime?.routes ?? null,
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders, realtime };
