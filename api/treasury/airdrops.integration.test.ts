@@ -214,6 +214,10 @@ describe("preview and execute", () => {
     expect(act!.text).toBe("Airdropped 1.999999999 SOL to 45 holders.");
     expect(JSON.parse(act!.links).signatures).toEqual(item.batches.map((b: any) => b.signature));
     expect(JSON.parse(act!.data)).toMatchObject({ paidLamports: "1999999999", recipients: 45, snapshotSlot: 9001 });
+    const feed = await p.call(`/v1/daemons/${a.mint}/feed?kinds=airdrop`);
+    expect(feed.body.items.map((i: any) => [i.kind, i.links.signatures.length, i.data.paidLamports])).toEqual([["airdrop", 3, "1999999999"]]);
+    const activity = await p.call(`/v1/public/agents/${a.mint}/activity?kinds=airdrop`);
+    expect(activity.body.items.map((i: any) => [i.kind, i.text])).toEqual([["airdrop", "Airdropped 1.999999999 SOL to 45 holders."]]);
     const [spend] = await sql()<{ status: string; spent_lamports: bigint }[]>`SELECT status, spent_lamports FROM vault_spend WHERE mint = ${a.mint}`;
     expect([spend!.status, BigInt(spend!.spent_lamports)]).toEqual(["settled", 1_999_999_999n]);
     const stdout = await sql()<{ body: string }[]>`SELECT body FROM daemon_stdout WHERE mint = ${a.mint} ORDER BY id`;
