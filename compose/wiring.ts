@@ -35,6 +35,7 @@ import type { MeRouteDeps } from "../api/me";
 import { createBalanceReader } from "../api/me/wallet";
 import type { DaemonRouteDeps } from "../api/daemons";
 import type { TreasuryRouteDeps } from "../api/treasury";
+import { airdropActions } from "../agents/treasury/airdrops/service";
 import type { Authenticate } from "../api/daemons/operator";
 import type { Firewall } from "../api/firewall/firewall";
 import { startAgentRuntime } from "../agents/runtime";
@@ -185,7 +186,8 @@ export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firew
 
 /** Treasury actions' routes (airdrops): the Data API's engines, cache and client budget, the chain for snapshots, who is signed in. */
 export function treasuryApiDeps(data: DataApiDeps, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger, authenticate: Authenticate): TreasuryRouteDeps {
-  return { sql: data.sql, ch: data.ch, rpc, configs, log: log.child({ stage: "treasury" }), authenticate, cache: data.cache, limiter: data.limiter, clientOf: data.clientOf };
+  const airdrops = airdropActions({ sql: data.sql, ch: data.ch, rpc, configs, log: log.child({ stage: "treasury" }) });
+  return { sql: data.sql, authenticate, airdrops, cache: data.cache, limiter: data.limiter, clientOf: data.clientOf };
 }
 
 /**

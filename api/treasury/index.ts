@@ -16,11 +16,11 @@ import { parseBody } from "../daemons/model";
 import { signedIn, type Authenticate } from "../daemons/operator";
 import { operatorAgent } from "../daemons/service";
 import { SIGNED_IN_CORS } from "../auth";
+import type { Sql } from "../../infra/postgres";
 import { AirdropBody, AirdropsQuery, MintAirdropParams, MintParam } from "./model";
-import { airdropAgent, executeAirdrop, listAirdrops, previewAirdrop, type AirdropDeps } from "../../agents/treasury/airdrops/service";
-import { loadSnapshot, snapshotView } from "../../agents/treasury/snapshot";
+import type { AirdropActions } from "./actions";
 
-export type TreasuryRouteDeps = AirdropDeps & ClientBudget & { authenticate: Authenticate; cache: ResponseCache };
+export type TreasuryRouteDeps = ClientBudget & { sql: Sql; authenticate: Authenticate; cache: ResponseCache; airdrops: AirdropActions };
 
 /** Seconds a shared cache keeps the public lists: a first page as the stdout's (2 s), a snapshot for good (it never changes). */
 export const TREASURY_CACHE_SECONDS = { firstPage: 2, laterPages: 60, snapshot: 3600 };
@@ -48,9 +48,8 @@ export const treasuryRoutes = (deps: TreasuryRouteDeps) => {
         const { mint } = parseOrThrow(MintParam, params, "path");
         await operatorAgent(deps, address, mint);
         const body = parseBody(AirdropBody, await readJson(request));
-        const agent = (await airdropAgent(deps.sql, mint))!;
-        if (body.mode === "preview") return respond(200, await previewAirdrop(deps, agent, { lamports: body.lamports }), SIGNED_IN_CORS);
-        const r = await executeAirdrop(deps, agent, { lamports: body.lamports, ref: body.ref }, { requestedBy: address });
+        if (body.mode === "preview") return respond(200, await deps.airdrops.preview(mint, { lamports: body.lamports }), SIGNED_IN_CORS);
+        const r = await deps.airdrops.execute(mint, { lamports: body.lamports, ref: body.ref }, { requestedBy: address });
         return respond(202, { ref: r.ref, queued: r.queued }, SIGNED_IN_CORS);
       },
       { parse: "none" },
@@ -59,17 +58,16 @@ export const treasuryRoutes = (deps: TreasuryRouteDeps) => {
       const [{ mint }, q] = parseAll(() => parseOrThrow(MintParam, params), () => parseOrThrow(AirdropsQuery, query));
       return cached(set, ["airdrops", mint, q], pageTtl(q.cursor, TREASURY_CACHE_SECONDS.firstPage, TREASURY_CACHE_SECONDS.laterPages), async () => {
         await publicAgent(mint);
-        return listAirdrops(deps.sql, mint, q);
+        return deps.airdrops.list(mint, q);
       });
     })
     .get("/daemons/:mint/airdrops/:id/snapshot", ({ params, set }) => {
       const { mint, id } = parseOrThrow(MintAirdropParams, params);
       return cached(set, ["airdrop-snapshot", mint, id], TREASURY_CACHE_SECONDS.snapshot, async () => {
         await publicAgent(mint);
-        const [a] = await deps.sql<{ snapshot_id: bigint }[]>`SELECT snapshot_id FROM airdrops WHERE mint = ${mint} AND id = ${id}`;
-        const s = a ? await loadSnapshot(deps.sql, a.snapshot_id, mint) : null;
+        const s = await deps.airdrops.snapshot(mint, id);
         if (!s) throw notFound(`${mint} has no airdrop ${id}`);
-        return snapshotView(s);
+        return s;
       });
     });
 };

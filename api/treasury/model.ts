@@ -4,8 +4,7 @@
  */
 import * as v from "valibot";
 import { base58Mint, intInRange } from "../public/model";
-import { LIMITS } from "../../agents/runtime/tools";
-import { MIN_PAYOUT_LAMPORTS } from "../../agents/treasury/airdrops/shares";
+import { AIRDROP_MAX_LAMPORTS, MIN_PAYOUT_LAMPORTS } from "./limits";
 
 export { MintParam } from "../public/model";
 
@@ -26,7 +25,7 @@ export const Ref = v.pipe(v.string("must be a string"), v.regex(/^[A-Za-z0-9._:-
 export const AIRDROP_MODES = ["preview", "execute"] as const;
 /** POST /daemons/:mint/airdrops. `mode` defaults to execute. */
 export const AirdropBody = v.strictObject({
-  lamports: lamportsIn(MIN_PAYOUT_LAMPORTS, LIMITS.airdropLamports, { max: "2 SOL per airdrop", min: "the minimum payout" }),
+  lamports: lamportsIn(MIN_PAYOUT_LAMPORTS, AIRDROP_MAX_LAMPORTS, { max: "2 SOL per airdrop", min: "the minimum payout" }),
   mode: v.optional(v.picklist(AIRDROP_MODES, `must be ${AIRDROP_MODES.join(" or ")}`), "execute"),
   ref: v.optional(Ref),
 });
