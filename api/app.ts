@@ -1,7 +1,7 @@
 /**
- * The HTTP app: health, the Data API, the Application API's public reads, the dashboard page, the daemon surface and
- * contests, wallet sign-in and the signed-in account, the Launch API, stored media, the webhook receiver, the realtime
- * channel, metrics, and the OpenAPI document of all of them with its reference page.
+ * The HTTP app: health, the Data API, the Application API's public reads, the dashboard page, the daemon surface with
+ * its treasury actions and contests, wallet sign-in and the signed-in account, the Launch API, stored media, the webhook
+ * receiver, the realtime channel, metrics, and the OpenAPI document of all of them with its reference page.
  * One Elysia instance per feature, composed here.
  */
 import { Elysia } from "elysia";
@@ -17,6 +17,7 @@ import { mediaRoutes } from "./media";
 import { poolRoutes, type PoolRouteDeps } from "./pools";
 import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
 import { contestRoutes, type ContestRouteDeps } from "./contests";
+import { treasuryRoutes, type TreasuryRouteDeps } from "./treasury";
 import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
 import { realtimeRoutes, WEBSOCKET_SETTINGS, type RealtimeRouteDeps } from "./realtime";
@@ -47,6 +48,8 @@ export type AppDeps = {
   daemons?: DaemonRouteDeps | null;
   /** contests (/v1/daemons/:mint/contests...) */
   contests?: ContestRouteDeps | null;
+  /** treasury actions (/v1/daemons/:mint/airdrops, ...) */
+  treasury?: TreasuryRouteDeps | null;
   /** wallet sign-in (/v1/auth/nonce, verify, refresh, logout) */
   auth?: AuthRouteDeps | null;
   /** the signed-in account (/v1/me, /v1/me/agents, /v1/me/wallet) */
@@ -89,6 +92,7 @@ export function createApp(deps: AppDeps) {
     .use(openApiRoutes())
     .use(deps.daemons ? daemonRoutes(deps.daemons) : new Elysia())
     .use(deps.contests ? contestRoutes(deps.contests) : new Elysia())
+    .use(deps.treasury ? treasuryRoutes(deps.treasury) : new Elysia())
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads
     .use(deps.data ? appPublicRoutes(deps.data) : new Elysia())

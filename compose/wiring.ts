@@ -36,6 +36,8 @@ import { createBalanceReader } from "../api/me/wallet";
 import type { DaemonRouteDeps } from "../api/daemons";
 import type { ContestRouteDeps } from "../api/contests";
 import { contestDeps } from "./contests";
+import type { TreasuryRouteDeps } from "../api/treasury";
+import { airdropActions } from "../agents/treasury/airdrops/service";
 import type { Authenticate } from "../api/daemons/operator";
 import type { Firewall } from "../api/firewall/firewall";
 import { startAgentRuntime } from "../agents/runtime";
@@ -195,6 +197,12 @@ export function contestApiDeps(daemons: DaemonRouteDeps, ch: ClickHouse, configs
   };
 }
 
+/** Treasury actions' routes (airdrops): the Data API's engines, cache and client budget, the chain for snapshots, who is signed in. */
+export function treasuryApiDeps(data: DataApiDeps, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger, authenticate: Authenticate): TreasuryRouteDeps {
+  const airdrops = airdropActions({ sql: data.sql, ch: data.ch, rpc, configs, log: log.child({ stage: "treasury" }) });
+  return { sql: data.sql, authenticate, airdrops, cache: data.cache, limiter: data.limiter, clientOf: data.clientOf };
+}
+
 /**
  * The realtime channel (/v1/ws): this process's sockets (the hub) and its relay, which LISTENs on
  * `listenUrl` (the Postgres the lines are written to) over a connection of its own, opened when
@@ -270,6 +278,7 @@ export async function wirePlatform(opts: {
     me: signIn.me,
     daemons,
     contests: contestApiDeps(daemons, engines.ch, configs, opts.rpc ?? null, log),
+    treasury: treasuryApiDeps(data, configs, opts.rpc ?? null, log, daemons.authenticate),
     realtime: realtime?.routes ?? null,
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders, realtime };
