@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { text } from "../launches/model";
 import { IDEMPOTENCY_KEY } from "../launches/model";
 import { intInRange } from "../public/model";
+import { MIN_PAYOUT_LAMPORTS } from "../treasury/limits";
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;
 
@@ -17,12 +18,8 @@ export const WEIGHTINGS = ["balance", "uniform"] as const;
 export type ContestKind = (typeof CONTEST_KINDS)[number];
 export type Weighting = (typeof WEIGHTINGS)[number];
 
-/**
- * The minimum payout: the rent-exempt minimum of an account with no data (890,880 lamports).
- * A transfer that leaves a new or empty wallet below it fails ("insufficient funds for rent"),
- * so a smaller prize could never be paid to a wallet that holds no SOL yet.
- */
-export const MIN_PAYOUT_LAMPORTS = 890_880n;
+/** The minimum payout every treasury action shares (api/treasury/limits.ts: the rent-exempt minimum of an empty account). */
+export { MIN_PAYOUT_LAMPORTS };
 
 export const CONTEST_LIMITS = {
   budgetLamports: 2n * LAMPORTS_PER_SOL,
