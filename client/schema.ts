@@ -609,6 +609,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/daemons/{mint}/contests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's contests, newest first
+         * @description `cursor` is `nextCursor` of the page before (the last contest's id).
+         */
+        get: operations["listDaemonContests"];
+        put?: never;
+        /**
+         * Open a contest (operator)
+         * @description `budgetLamports` at most 2 SOL; `winners` 1-50; `splitBps` one whole number ≥ 1 per winner, summing to 10,000 (left out: the even split); `weighting` only for holders_raffle (default balance); `endsAt` 1 minute to 30 days ahead; every prize between the minimum payout (890,880 lamports) and 0.1 SOL; `title` (1-80 characters) and `rules` (up to 2,000) pass the safety filter. Every problem of a request is in one 400. A `ref` this agent used before answers that contest again (`created: false`), or 409 REF_REUSED for another request. Then, in order: 503 without a chain, CAPABILITY_MISSING (`program.contest`), FIREWALL_BLOCKED, VAULT_KEY_MISSING, NOT_COVERED. The budget is reserved from the vault's claimed fees with the record.
+         */
+        post: operations["createDaemonContest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daemons/{mint}/contests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One contest: rules, status, seed, winners, prizes and their payments, the proof */
+        get: operations["getDaemonContest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daemons/{mint}/contests/{id}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The holders a contest's draw used
+         * @description Fixed when the contest ends: 404 before `endsAt`.
+         */
+        get: operations["getDaemonContestSnapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daemons/{mint}/contests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an open contest before it ends (operator)
+         * @description Its budget is released. Cancelling a cancelled contest answers it again.
+         */
+        post: operations["cancelDaemonContest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/nonce": {
         parameters: {
             query?: never;
@@ -1871,6 +1952,185 @@ export interface components {
                 waiting: number;
             }[];
             total: number;
+        };
+        Contest: {
+            /**
+             * @description a row id, decimal
+             * @example 42
+             */
+            id: string;
+            /**
+             * @description a coin's mint: the agent's id everywhere
+             * @example GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx
+             */
+            mint: string;
+            /** @enum {string} */
+            kind: "holders_raffle" | "top_holders";
+            /** @enum {string} */
+            weighting: "balance" | "uniform";
+            title: string;
+            rules: string;
+            /**
+             * @description open → drawing (a raffle's seed committed) → paying → paid; cancelled; failed
+             * @enum {string}
+             */
+            status: "open" | "drawing" | "paying" | "paid" | "cancelled" | "failed";
+            /** @description why it was cancelled or failed, in words ("" otherwise) */
+            statusReason: string;
+            /**
+             * @description the operator's request, or the agent's own approved proposal
+             * @enum {string}
+             */
+            source: "operator" | "agent";
+            proposalId: string | null;
+            /**
+             * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+             * @example 1500000000
+             */
+            budgetLamports: string;
+            /** @description how many prizes */
+            winners: number;
+            /** @description each prize's basis points; null for the even split */
+            splitBps: number[] | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            endsAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            createdAt: string;
+            prizes: components["schemas"]["ContestPrize"][];
+            /** @description the holder snapshot, fixed at endsAt */
+            snapshot: {
+                /**
+                 * @description a row id, decimal
+                 * @example 42
+                 */
+                id: string;
+                slot: number;
+                /**
+                 * @description a SHA-256 digest, lowercase hex
+                 * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+                 */
+                hash: string;
+            } | null;
+            /** @description the committed seed slot, then the block that seeded the draw (raffles) */
+            seed: {
+                slot: number;
+                blockSlot: number | null;
+                blockhash: string | null;
+            } | null;
+            proof: components["schemas"]["DrawProof"] | null;
+            committedAt: string | null;
+            drawnAt: string | null;
+            paidAt: string | null;
+            cancelledAt: string | null;
+            failedAt: string | null;
+        };
+        ContestPrize: {
+            /** @description 0 for the first prize */
+            rank: number;
+            /**
+             * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+             * @example 1500000000
+             */
+            lamports: string;
+            /** @description once drawn; null before, and for a rank nobody filled (fewer holders than winners) */
+            winner: string | null;
+            /** @description the winner's token atoms at the snapshot */
+            balance: string | null;
+            /** @description the prize's payment, once queued */
+            payment: {
+                /**
+                 * @description queued → built (signed and recorded, not sent yet) → sent → confirmed | failed | expired
+                 * @enum {string}
+                 */
+                status: "queued" | "built" | "sent" | "confirmed" | "failed" | "expired";
+                /** @description the batch's current transaction; null before one is built */
+                signature: string | null;
+            } | null;
+        };
+        /** @description all anyone needs to recompute the winners from the snapshot (the root README, "Verifiable contests") */
+        DrawProof: {
+            /** @description the committed slot (null for top_holders) */
+            seedSlot: number | null;
+            /** @description the first produced block at or after seedSlot (null for top_holders) */
+            seedBlockSlot: number | null;
+            /** @description that block's hash, which seeds the draw (null for top_holders) */
+            blockhash: string | null;
+            snapshotSlot: number;
+            /**
+             * @description a SHA-256 digest, lowercase hex
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            snapshotHash: string;
+            /** @enum {string} */
+            algorithm: "sha256-cumw-v1" | "top-balance-v1";
+            draws: {
+                i: number;
+                /** @description SHA-256(seed ‖ i as u32 LE) as a big-endian integer, decimal (null for top_holders) */
+                r: string | null;
+                /**
+                 * @description a base58 Solana address
+                 * @example GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx
+                 */
+                owner: string;
+            }[];
+        };
+        ContestSnapshot: {
+            /**
+             * @description a row id, decimal
+             * @example 42
+             */
+            contestId: string;
+            /**
+             * @description a row id, decimal
+             * @example 42
+             */
+            id: string;
+            /**
+             * @description a coin's mint: the agent's id everywhere
+             * @example GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx
+             */
+            mint: string;
+            /** @description the context slot of the chain read */
+            slot: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            takenAt: string;
+            /** @enum {string} */
+            tokenProgram: "spl-token" | "token-2022";
+            /** @description owners with a balance (after exclusions) */
+            holders: number;
+            /**
+             * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+             * @example 1500000000
+             */
+            totalAtoms: string;
+            /**
+             * @description SHA-256 of the lines `owner:amount\n` sorted by owner (byte order)
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            snapshotHash: string;
+            /** @description owners left out: the pools' authorities, the incinerator, the agent's vault */
+            excluded: string[];
+            entries: {
+                /**
+                 * @description a base58 Solana address
+                 * @example GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx
+                 */
+                owner: string;
+                /**
+                 * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+                 * @example 1500000000
+                 */
+                amount: string;
+            }[];
         };
         NonceIssued: {
             nonce: string;
@@ -6744,6 +7004,916 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "AUTH_REQUIRED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDaemonContests: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                mint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of contests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Contest"][];
+                        /** @description pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createDaemonContest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mint: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "holders_raffle",
+                 *       "title": "Weekly raffle",
+                 *       "rules": "Hold the coin when it ends.",
+                 *       "budgetLamports": "300000000",
+                 *       "winners": 3,
+                 *       "splitBps": [
+                 *         5000,
+                 *         3000,
+                 *         2000
+                 *       ],
+                 *       "endsAt": "2026-12-01T18:00:00Z",
+                 *       "ref": "weekly-2026-48"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "holders_raffle" | "top_holders";
+                    /** @enum {string} */
+                    weighting?: "balance" | "uniform";
+                    title: string;
+                    /** @default  */
+                    rules?: string;
+                    budgetLamports: string;
+                    winners: number;
+                    splitBps?: number[];
+                    /** Format: date-time */
+                    endsAt: string;
+                    ref?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the contest, opened (or found again by its ref) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "42",
+                     *       "created": true
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description a row id, decimal
+                         * @example 42
+                         */
+                        id: string;
+                        /** @description false when `ref` named a contest this agent asked for before: its id, nothing new */
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `AUTH_REQUIRED`: no access token: sign in and send `Authorization: Bearer <accessToken>`; `TOKEN_INVALID`: the token is not one this platform issued (or not of this kind); `TOKEN_EXPIRED`: the token has expired; refresh it, or sign in again; `TOKEN_REVOKED`: the session was signed out (or revoked after a refresh token was reused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "AUTH_REQUIRED",
+                     *         "message": "no access token: sign in and send `Authorization: Bearer <accessToken>`"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTH_REQUIRED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_OPERATOR`: only the wallet that launched the agent may do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_OPERATOR",
+                     *         "message": "only the wallet that launched the agent may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_OPERATOR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `REF_REUSED`: this `ref` was used by this agent for a different request; send the same body again, or a new ref; `CAPABILITY_MISSING`: the agent's template lacks the capability this action needs (`details { capability, template }`); `VAULT_KEY_MISSING`: the platform does not hold the key of the agent's vault, so it cannot pay from it; `NOT_COVERED`: the vault's claimed fees, less what other actions reserved or spent, do not cover it (`details { askedLamports, claimedLamports, committedLamports, availableLamports }`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "REF_REUSED",
+                     *         "message": "this `ref` was used by this agent for a different request; send the same body again, or a new ref"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "REF_REUSED" | "CAPABILITY_MISSING" | "VAULT_KEY_MISSING" | "NOT_COVERED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `FIREWALL_BLOCKED`: the safety filter blocked a text field (`details.field`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "FIREWALL_BLOCKED",
+                     *         "message": "the safety filter blocked a text field (`details.field`)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "FIREWALL_BLOCKED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: the chain (RPC) or another service could not be read, or none is configured (503); retry */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UPSTREAM_ERROR",
+                     *         "message": "the chain (RPC) or another service could not be read, or none is configured (503); retry"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UPSTREAM_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDaemonContest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mint: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the contest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contest"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDaemonContestSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mint: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the holder snapshot, holders sorted by owner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContestSnapshot"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelDaemonContest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mint: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the contest, cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contest"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `AUTH_REQUIRED`: no access token: sign in and send `Authorization: Bearer <accessToken>`; `TOKEN_INVALID`: the token is not one this platform issued (or not of this kind); `TOKEN_EXPIRED`: the token has expired; refresh it, or sign in again; `TOKEN_REVOKED`: the session was signed out (or revoked after a refresh token was reused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "AUTH_REQUIRED",
+                     *         "message": "no access token: sign in and send `Authorization: Bearer <accessToken>`"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTH_REQUIRED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_OPERATOR`: only the wallet that launched the agent may do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_OPERATOR",
+                     *         "message": "only the wallet that launched the agent may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_OPERATOR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `CONTEST_NOT_OPEN`: the contest can no longer be cancelled: it ended (its draw is being fixed) or moved on (`details { status, endsAt }`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "CONTEST_NOT_OPEN",
+                     *         "message": "the contest can no longer be cancelled: it ended (its draw is being fixed) or moved on (`details { status, endsAt }`)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONTEST_NOT_OPEN";
                             /** @description what went wrong, in words for a person */
                             message: string;
                             details?: components["schemas"]["ErrorDetails"];

@@ -13,6 +13,11 @@ import type { ContestDeps, ContestTreasury } from "../api/contests/service";
 import { claimedFeesOf, holdsVaultKey, loadSnapshot, releaseVaultSpend, reserveVaultSpend, snapshotView } from "../agents/treasury";
 import { seedBlockReader } from "../agents/contests/seed-block";
 import type { ContestJobDeps } from "../agents/contests/job";
+import type { DrawProof } from "../agents/contests/draw";
+import type { BatchStatus } from "../agents/treasury";
+import type * as v from "valibot";
+import type { DrawProof as DocumentedProof } from "../api/contests/responses";
+import type { HolderSnapshot, PAYMENT_STATUSES } from "../api/openapi/treasury";
 
 export function contestTreasury(ch: ClickHouse, configs: ConfigRegistry): ContestTreasury {
   return {
@@ -39,3 +44,9 @@ export function contestJobDeps(engines: { sql: Sql; ch: ClickHouse }, configs: C
   const contests = contestDeps(engines, configs, firewall, log, true);
   return { sql: engines.sql, ch: engines.ch, log: contests.log, contests, snapshots: { sql: engines.sql, rpc, configs }, seeds: seedBlockReader(rpc.connection) };
 }
+
+// What the API documents (api/contests/responses.ts, api/openapi/treasury.ts) is what the treasury core and the draw
+// write: api/ does not import agents/, so the types are held together here.
+({}) as DrawProof satisfies v.InferOutput<typeof DocumentedProof>;
+({}) as Required<ReturnType<typeof snapshotView>> satisfies v.InferOutput<typeof HolderSnapshot>;
+({}) as BatchStatus satisfies (typeof PAYMENT_STATUSES)[number];

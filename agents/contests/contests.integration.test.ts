@@ -27,6 +27,7 @@ import { contestBatchSettled } from "./settle";
 import { publishContests } from "./publish";
 import { SEED_SLOT_DELAY } from "./seed-block";
 import { recomputeRaffle, recomputeTopHolders } from "./testing/independent-draw";
+import { confirmPrizeBatches } from "./testing/prizes";
 
 const CONFIG = newAddress();
 const configs = registryWith([{ role: "launch", address: CONFIG }]);
@@ -87,13 +88,7 @@ const batches = async (id: string) =>
 const spend = async (id: string) => (await sql()<{ status: string; spent: string }[]>`SELECT status, spent_lamports::text AS spent FROM vault_spend WHERE owner_kind = 'contest' AND owner_id = ${id}`)[0];
 
 /** What the payment executor does when a batch lands: the batch confirmed and its owner told, in one transaction. */
-async function confirmBatches(id: string) {
-  for (const b of await batches(id))
-    await inTx(sql(), async (tx) => {
-      const [row] = await tx<BatchRow[]>`UPDATE payment_batches SET status = 'confirmed', signature = ${`prize-${id}-${b.seq}`}, settled_at = now() WHERE id = ${b.id.toString()} RETURNING *`;
-      await contestBatchSettled(tx, row!);
-    });
-}
+const confirmBatches = (id: string) => confirmPrizeBatches(sql(), id, (seq) => `prize-${id}-${seq}`);
 
 describe("a holders raffle, end to end", () => {
   test("ends, commits to a seed slot, waits, draws from the next produced block after a skipped one, queues each prize once; anyone recomputes it", async () => {

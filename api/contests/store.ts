@@ -7,7 +7,8 @@ import type { Sql } from "../../infra/postgres";
 import type { ContestKind, ContestSpec, Weighting } from "./model";
 import type { PaymentOf } from "./views";
 
-export type ContestStatus = "open" | "drawing" | "paying" | "paid" | "cancelled" | "failed";
+export const CONTEST_STATUSES = ["open", "drawing", "paying", "paid", "cancelled", "failed"] as const;
+export type ContestStatus = (typeof CONTEST_STATUSES)[number];
 
 export type ContestRow = {
   id: bigint;

@@ -3,16 +3,11 @@
  * routes and the signed-in console. Order of checks on signed-in routes: sign-in (401),
  * the path (400), the agent (404), its operator (403), then the body (400).
  */
-import { READ_ERRORS, SIGNED_IN_ERRORS as SIGNED_IN, type RouteDoc } from "../openapi/route";
-import type { ErrorCode } from "../openapi/error-codes";
+import { READ_ERRORS, SIGNED_IN_ERRORS as SIGNED_IN, operatorErrors, type RouteDoc } from "../openapi/route";
 import { AutonomyBody, DecisionBody, DirectiveBody, MintIdParams, MintParam, PersonaBody, SpendQuery, StdoutQuery } from "./model";
 import * as r from "./responses";
 
 const tag = "Daemons";
-/** 401, 400, 403, 404 and 429 of every operator route; `more` adds the route's own. */
-const operatorErrors = (more: Partial<Record<number, readonly ErrorCode[]>> = {}): RouteDoc["errors"] => ({
-  400: ["VALIDATION_ERROR"], 401: SIGNED_IN, 403: ["NOT_OPERATOR"], 404: ["NOT_FOUND"], 429: ["RATE_LIMITED"], ...more,
-});
 const operator = { tag, security: "bearer" as const, params: MintParam };
 
 export const daemonSchemas = {
@@ -79,7 +74,7 @@ export const daemonRoutes: RouteDoc[] = [
     ...operator, method: "post", path: "/v1/daemons/:mint/check", operationId: "checkDaemon", summary: "Queue one decision cycle (operator)",
     description: "Once every 2 minutes per agent, across processes.",
     responses: { 202: { description: "queued", schema: r.CheckQueued } },
-    errors: operatorErrors({ 409: ["AGENT_NOT_RUNNING", "NO_FUEL"], 429: ["CHECK_TOO_SOON", "RATE_LIMITED"] }),
+    errors: operatorErrors({ 409: ["AGENT_NOT_RUNNING", "NO_FUEL"], 429: ["CHECK_TOO_SOON"] }),
   },
   {
     ...operator, method: "post", path: "/v1/daemons/:mint/proposals/:id/decision", operationId: "decideDaemonProposal", summary: "Approve, reject or regenerate a proposal (operator)",

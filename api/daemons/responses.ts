@@ -4,7 +4,7 @@
  * and the tests that check real answers read these.
  */
 import * as v from "valibot";
-import { Atoms, Facts, Integer, IsoTime, Mint, Url, page } from "../openapi/primitives";
+import { Atoms, Facts, Integer, IsoTime, Mint, RowId, Url, page } from "../openapi/primitives";
 import { AGENT_STATES, TEMPLATES } from "../public/responses";
 import { CATEGORIES } from "../public/model";
 import { GOALS } from "../launches/model";
@@ -12,7 +12,6 @@ import { AUTONOMY, DIRECTIVE_KINDS, PERSONA_TEXTS } from "./model";
 import { CAPABILITIES, PRESENCE } from "./catalog";
 import type { Fuel as FuelType } from "./fuel";
 
-const RowId = v.pipe(v.string(), v.regex(/^[1-9]\d{0,18}$/), v.metadata({ description: "a row id, decimal", examples: ["42"] }));
 const Micros = v.pipe(Atoms, v.metadata({ description: "micro-USD (1e-6 USD), decimal string" }));
 
 export const Catalog = v.object({

@@ -6,6 +6,17 @@
  */
 import { ApiError } from "./index";
 import type { Capability } from "../daemons/catalog";
+import type { ErrorCode } from "../openapi/error-codes";
+
+/**
+ * The codes of the refusals below by status, for a treasury action's route description (api/openapi/treasury.ts
+ * `treasuryActionErrors`). `chainFailed` (502) is left out: only an action that reads the chain while it answers
+ * (an airdrop's preview) adds `{ 502: ["UPSTREAM_ERROR"] }`.
+ */
+export const TREASURY_REFUSALS = {
+  409: ["REF_REUSED", "CAPABILITY_MISSING", "VAULT_KEY_MISSING", "NOT_COVERED"],
+  503: ["UPSTREAM_ERROR"],
+} as const satisfies Partial<Record<number, readonly ErrorCode[]>>;
 
 /** 409: the agent's template lacks the capability the action needs (like NOT_INFLUENCER). */
 export const capabilityMissing = (capability: Capability, template: string) =>

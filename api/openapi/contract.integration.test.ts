@@ -7,14 +7,24 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { Keypair } from "@solana/web3.js";
+import bs58 from "bs58";
 import { launchTestPlatform, LAUNCH_CONFIG, newIdempotencyKey, signAsCreator } from "../../compose/testing/launch";
 import { FIXTURES } from "../../compose/testing/platform";
 import { FIXTURE_MINT as MINT, overNetwork } from "../../compose/testing/data-api";
 import { bearer, signIn, testWallet } from "../../compose/testing/sign-in";
-import { DBC_PROGRAM } from "../../infra/testing/rpc-double";
+import { DBC_PROGRAM, tokenAccount } from "../../infra/testing/rpc-double";
+import { createSolanaRpc } from "../../infra/solana-rpc";
+import { createLogger } from "../../infra/log";
 import { DBC_POOL_BYTES, dbcPoolWith } from "../pools/testdata";
 import { appendStdout, createProposal, recordSpend } from "../daemons/store";
+import { contestAgent, contestBody } from "../../compose/testing/contests";
+import { contestJobDeps } from "../../compose/contests";
+import { runContestsOnce } from "../../agents/contests/job";
+import { SEED_SLOT_DELAY } from "../../agents/contests/seed-block";
+import { confirmPrizeBatches } from "../../agents/contests/testing/prizes";
+import { loadFirewall } from "../firewall/firewall";
 import { conformance } from "./conformance";
 import { platformOpenApi } from "./index";
 
@@ -47,6 +57,20 @@ const json = (method: string, body: unknown, headers: Record<string, string> = {
   body: typeof body === "string" ? body : JSON.stringify(body),
 });
 const key = () => ({ authorization: `Bearer ${p.key}` });
+
+/** Signs `wallet` in through the app (both calls checked against the document); its access token's header. */
+const signedIn = async (wallet = testWallet()) =>
+  bearer((await signIn((path, init) => call(path === "/v1/auth/nonce" ? "createSignInNonce" : "verifySignIn", path, init), wallet)).accessToken);
+
+/**
+ * A signed-in operator and its agent, which treasury actions can pay from: the platform holds its vault's key and
+ * the vault claimed 2 SOL of fees (compose/testing/contests.ts); `as` is the operator's Authorization header.
+ */
+async function treasuryOperator() {
+  const wallet = testWallet();
+  const agent = await contestAgent(p.engines.sql, p.engines.ch, { config: LAUNCH_CONFIG, creator: wallet.address });
+  return { ...agent, as: await signedIn(wallet) };
+}
 
 beforeAll(async () => {
   p = await launchTestPlatform();
@@ -162,7 +186,7 @@ describe("real answers match the document", () => {
     await call("getDaemon", `/v1/daemons/${UNKNOWN}`);
     await call("listDaemonStdout", `/v1/daemons/${mint}/stdout?limit=10`);
     await call("listDaemonStdout", `/v1/daemons/${mint}/stdout?cursor=abc`);
-    const stranger = bearer((await signIn((path, init) => call(path === "/v1/auth/nonce" ? "createSignInNonce" : "verifySignIn", path, init), testWallet())).accessToken);
+    const stranger = await signedIn();
     await call("putDaemonPersona", `/v1/daemons/${mint}/persona`, json("PUT", { motto: "hold on", traits: ["bold", "witty"], name: null }, as));
     await call("putDaemonPersona", `/v1/daemons/${mint}/persona`, json("PUT", { motto: "x" }, stranger));
     await call("putDaemonAutonomy", `/v1/daemons/${mint}/autonomy`, json("PUT", { autonomy: "autonomous" }, as));
@@ -182,6 +206,50 @@ describe("real answers match the document", () => {
 
     await call("signOut", "/v1/auth/logout", { method: "POST", headers: as });
     await call("signOut", "/v1/auth/logout", { method: "POST" });
+  });
+
+  test("treasury actions: contests, drawn by the contest job over the RPC test double and paid", async () => {
+    const a = await treasuryOperator();
+    const contests = `/v1/daemons/${a.mint}/contests`;
+    for (const amount of [5_000_000n, 70_000_000n, 1_000n]) p.rpc.setAccount(addr(), tokenAccount(a.mint, addr(), amount));
+    const raffle = contestBody({ budgetLamports: "150000000", winners: 2, splitBps: [6000, 4000], ref: `contract-${addr()}` });
+    const opened = await call("createDaemonContest", contests, json("POST", raffle, a.as));
+    expect(opened.body).toEqual({ id: expect.any(String), created: true });
+    const code = async (operationId: string, path: string, init: RequestInit = {}) => (await call(operationId, path, init)).body.error.code;
+    const refusal = (body: unknown) => code("createDaemonContest", contests, json("POST", body, a.as));
+    expect([
+      await refusal({ ...raffle, title: "Another raffle" }),
+      await refusal(contestBody({ winners: 51, splitBps: [1] })),
+      await refusal(contestBody({ title: "Send 1 SOL and get 2 SOL back" })),
+      await refusal(contestBody({ budgetLamports: "1900000000", winners: 19 })),
+    ]).toEqual(["REF_REUSED", "VALIDATION_ERROR", "FIREWALL_BLOCKED", "NOT_COVERED"]);
+    const other = (await call("createDaemonContest", contests, json("POST", contestBody(), a.as))).body.id;
+    expect((await call("cancelDaemonContest", `${contests}/${other}/cancel`, { method: "POST", headers: a.as })).body.status).toBe("cancelled");
+    expect([
+      await code("cancelDaemonContest", `${contests}/${other}/cancel`, { method: "POST" }),
+      await code("getDaemonContestSnapshot", `${contests}/${other}/snapshot`), // a cancelled contest has none
+      await code("getDaemonContest", `${contests}/999999999`),
+      await code("listDaemonContests", `${contests}?limit=0&cursor=x`),
+    ]).toEqual(["AUTH_REQUIRED", "NOT_FOUND", "NOT_FOUND", "VALIDATION_ERROR"]);
+
+    // the contest job ends the raffle (snapshot, seed slot), then draws it from the seed block; the prizes are paid
+    const job = contestJobDeps(p.engines, p.configs, createSolanaRpc(p.rpc.url), loadFirewall(), createLogger("error"))!;
+    await p.engines.sql`UPDATE contests SET ends_at = now() - interval '1 second' WHERE id = ${opened.body.id}`;
+    const height = p.rpc.blockHeight();
+    try {
+      await runContestsOnce(job);
+      expect((await call("getDaemonContest", `${contests}/${opened.body.id}`)).body).toMatchObject({ status: "drawing", seed: { blockSlot: null }, proof: null });
+      p.rpc.setBlockHeight(height + SEED_SLOT_DELAY);
+      await runContestsOnce(job);
+    } finally {
+      p.rpc.setBlockHeight(height);
+    }
+    expect(await code("cancelDaemonContest", `${contests}/${opened.body.id}/cancel`, { method: "POST", headers: a.as })).toBe("CONTEST_NOT_OPEN");
+    await confirmPrizeBatches(p.engines.sql, opened.body.id, () => bs58.encode(randomBytes(64)));
+    const paid = (await call("getDaemonContest", `${contests}/${opened.body.id}`)).body;
+    expect(paid).toMatchObject({ status: "paid", proof: { algorithm: "sha256-cumw-v1" }, prizes: [{ payment: { status: "confirmed" } }, { payment: { status: "confirmed" } }] });
+    expect((await call("getDaemonContestSnapshot", `${contests}/${opened.body.id}/snapshot`)).body.holders).toBe(3);
+    expect((await call("listDaemonContests", `${contests}?limit=5`)).body.items.map((c: { status: string }) => c.status)).toEqual(["cancelled", "paid"]);
   });
 
   test("the Launch API and stored media", async () => {

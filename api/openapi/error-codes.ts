@@ -36,6 +36,12 @@ export const ERROR_CODES = {
   CHECK_TOO_SOON: "one check every 2 minutes per agent; wait for Retry-After",
   PROPOSAL_DECIDED: "the proposal was decided already (`details.status`)",
   PROPOSAL_EXPIRED: "the proposal expired before a decision",
+  // treasury actions (airdrops, contests, buybacks): api/errors/treasury.ts
+  REF_REUSED: "this `ref` was used by this agent for a different request; send the same body again, or a new ref",
+  CAPABILITY_MISSING: "the agent's template lacks the capability this action needs (`details { capability, template }`)",
+  VAULT_KEY_MISSING: "the platform does not hold the key of the agent's vault, so it cannot pay from it",
+  NOT_COVERED: "the vault's claimed fees, less what other actions reserved or spent, do not cover it (`details { askedLamports, claimedLamports, committedLamports, availableLamports }`)",
+  CONTEST_NOT_OPEN: "the contest can no longer be cancelled: it ended (its draw is being fixed) or moved on (`details { status, endsAt }`)",
   // webhook
   UNAUTHORIZED: "the Authorization header is not the webhook secret",
   UNAVAILABLE: "nothing was stored (decoder or storage unavailable); retry",

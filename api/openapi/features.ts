@@ -9,6 +9,7 @@ import { exportRoutes } from "../exports/openapi";
 import { appPublicRoutes, appPublicSchemas } from "../app-public/openapi";
 import { poolRoutes, poolSchemas } from "../pools/openapi";
 import { daemonRoutes, daemonSchemas } from "../daemons/openapi";
+import { contestRoutes, contestSchemas } from "../contests/openapi";
 import { authRoutes, authSchemas } from "../auth/openapi";
 import { meRoutes, meSchemas } from "../me/openapi";
 import { launchRoutes, launchSchemas } from "../launches/openapi";
@@ -23,6 +24,7 @@ export const FEATURES: Feature[] = [
   { routes: appPublicRoutes, schemas: appPublicSchemas },
   { routes: poolRoutes, schemas: poolSchemas },
   { routes: daemonRoutes, schemas: daemonSchemas },
+  { routes: contestRoutes, schemas: contestSchemas },
   { routes: authRoutes, schemas: authSchemas },
   { routes: meRoutes, schemas: meSchemas },
   { routes: launchRoutes, schemas: launchSchemas },

@@ -19,6 +19,10 @@ export const Decimal = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/), v.metadata
 /** An integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string. */
 export const Atoms = v.pipe(v.string(), v.regex(/^-?\d+$/), v.metadata({ description: "an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string", examples: ["1500000000"] }));
 export const Integer = v.pipe(v.number(), v.integer());
+/** A record's id (a Postgres bigserial), as a decimal string: what paths and cursors take back. */
+export const RowId = v.pipe(v.string(), v.regex(/^[1-9]\d{0,18}$/), v.metadata({ description: "a row id, decimal", examples: ["42"] }));
+/** A SHA-256 digest, lowercase hex. */
+export const Sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/), v.metadata({ description: "a SHA-256 digest, lowercase hex", examples: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"] }));
 export const Url = v.pipe(v.string(), v.metadata({ description: "a link", examples: ["https://agents.example/agents/GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx"] }));
 export const NextCursor = v.pipe(v.nullable(v.string()), v.metadata({ description: "pass as `cursor` for the next page; null on the last page" }));
 /** A free-form object of facts (a feed item's `data`, a stdout line's `meta`). */

@@ -84,6 +84,24 @@ export const READ_ERRORS = {
 /** The 401 codes of every route that needs the wallet sign-in's access token. */
 export const SIGNED_IN_ERRORS: readonly ErrorCode[] = ["AUTH_REQUIRED", "TOKEN_INVALID", "TOKEN_EXPIRED", "TOKEN_REVOKED"];
 
+/** Error codes by status, merged: each status lists the codes of every set, the first set's first (its first code is the status's example), each once. */
+export function errorsOf(...sets: RouteDoc["errors"][]): RouteDoc["errors"] {
+  const out: Partial<Record<number, ErrorCode[]>> = {};
+  for (const set of sets)
+    for (const [status, codes] of Object.entries(set)) {
+      const merged = (out[Number(status)] ??= []);
+      for (const code of codes ?? []) if (!merged.includes(code)) merged.push(code);
+    }
+  return out;
+}
+
+/**
+ * The errors of a route only an agent's operator may call, in the order they are checked: sign-in (401), the path
+ * (400), the agent (404), its operator (403), the body (400), and the client's budget (429); `own` adds the route's.
+ */
+export const operatorErrors = (own: RouteDoc["errors"] = {}): RouteDoc["errors"] =>
+  errorsOf(own, { 400: ["VALIDATION_ERROR"], 401: SIGNED_IN_ERRORS, 403: ["NOT_OPERATOR"], 404: ["NOT_FOUND"], 429: ["RATE_LIMITED"] });
+
 /** The response of an error status: its codes listed with what each means, an example of the first. */
 export function errorResponse(status: number, codes: readonly ErrorCode[]): ResponseDoc {
   const first = codes[0]!;

@@ -12,11 +12,14 @@ export { newAddress } from "../../agents/treasury/testing/agents";
 /** The VAULT_ENCRYPTION_KEY of test agents' sealed vault keys (the executor in tests unseals with it). */
 export const TEST_VAULT_KEY = testVaultEncryptionKey();
 
-export type ContestAgentOptions = { config: string; template?: string; claimedLamports?: bigint; vaultKey?: boolean; hidden?: boolean };
+export type ContestAgentOptions = { config: string; template?: string; claimedLamports?: bigint; vaultKey?: boolean; hidden?: boolean; creator?: string };
 
-/** An awake agent named Ada; `claimedLamports` (default 2 SOL) claimed by its vault; `vaultKey: false` = the platform holds no key of it. */
+/**
+ * An awake agent named Ada; `claimedLamports` (default 2 SOL) claimed by its vault; `vaultKey: false` = the platform
+ * holds no key of it; `creator` its operator's wallet (default a new address).
+ */
 export async function contestAgent(sql: Sql, ch: ClickHouse, o: ContestAgentOptions) {
-  const a = await agentWithVault(sql, { encryptionKey: o.vaultKey === false ? null : TEST_VAULT_KEY, template: o.template, config: o.config });
+  const a = await agentWithVault(sql, { encryptionKey: o.vaultKey === false ? null : TEST_VAULT_KEY, template: o.template, config: o.config, creator: o.creator });
   const vault = a.vault.publicKey.toBase58();
   if (o.hidden) await sql`UPDATE agents SET hidden = true WHERE mint = ${a.mint}`;
   const claimed = o.claimedLamports ?? 2_000_000_000n;
