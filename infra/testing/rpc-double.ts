@@ -19,6 +19,10 @@
  * Clock sysvar is served from that slot and `setClockTime` (unless an account was set there).
  * getProgramAccounts (base64, dataSize and base58 memcmp filters, dataSlice, withContext)
  * serves the map's accounts by owner program, e.g. token accounts made with `tokenAccount`.
+ *
+ * With `setLandedEffects`, getTransaction also answers for the transactions it landed (sent,
+ * then confirmed or failed): the sent bytes with the effects the test says the programs had
+ * (token balances, SOL changes, inner instructions; rpc-double-landing.ts).
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -28,6 +32,7 @@ import { NATIVE_MINT as SPL_NATIVE_MINT, TOKEN_PROGRAM_ID } from "@solana/spl-to
 import { DYNAMIC_BONDING_CURVE_PROGRAM_ID } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { verifyEd25519 } from "../solana-tx/verify";
 import { FIXTURES_URL } from "./fixtures";
+import { landedTransactionJson, type LandedEffects, type LandedEffectsOf } from "./rpc-double-landing";
 
 export type FakeAccount = { lamports: number; data: Uint8Array; owner?: string };
 
@@ -200,6 +205,9 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
   const explicit = new Map<string, DoubleSignatureStatus>();
   let confirm: { mode: ConfirmMode; afterPolls: number; afterMs: number; err: unknown } = { mode: "immediate", afterPolls: 0, afterMs: 0, err: DEFAULT_FAIL_ERR };
   const sendFailures: SendFailure[] = [];
+  let effectsOf: LandedEffectsOf | null = null;
+  /** sent transactions whose getTransaction the double can answer once they land */
+  const landedTxs = new Map<string, { tx: VersionedTransaction; effects: LandedEffects | null }>();
   const sendRejections: SendRejection[] = [];
 
   const simulationFailed = (id: unknown, r: SendRejection) =>
@@ -278,9 +286,20 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
 
     function accept() {
       sent.push({ signature, raw, blockhash: tx.message.recentBlockhash, at: Date.now() });
+      if (effectsOf && !landedTxs.has(signature)) landedTxs.set(signature, { tx, effects: effectsOf(tx) });
       if (!landings.has(signature))
         landings.set(signature, { mode: confirm.mode, pollsLeft: confirm.afterPolls, readyAt: Date.now() + confirm.afterMs, err: confirm.err, slot: slot() });
     }
+  }
+
+  /** getTransaction of a transaction this double landed: null while it has not landed (or never will) */
+  function landedJson(signature: string): unknown {
+    const t = landedTxs.get(signature);
+    if (!t) return undefined;
+    if (!landed(signature)) return null;
+    const s = statusOf(signature) as { slot: number; err: unknown } | null;
+    if (!s) return null;
+    return landedTransactionJson(t.tx, t.effects, s.slot, Math.floor(Date.now() / 1000), s.err);
   }
 
   const server = Bun.serve({
@@ -324,6 +343,8 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
         if (o.encoding !== "json") return rpcError(body.id, -32602, "this test double serves only the json encoding");
         if (o.maxSupportedTransactionVersion !== 0) return rpcError(body.id, -32015, "Transaction version (0) is not supported by the requesting client");
         const e = bySignature.get(body.params[0]);
+        const own = e ? undefined : landedJson(String(body.params[0]));
+        if (own !== undefined) return Response.json({ jsonrpc: "2.0", id: body.id, result: own });
         // the stored JSON goes out as is: serializing 20k transactions per test run would dominate a benchmark
         const text = `{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":${e ? e.json : "null"}}`;
         return new Response(text, { headers: { "content-type": "application/json" } });
@@ -404,6 +425,13 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
      */
     setConfirmMode(mode: ConfirmMode, opts: { afterPolls?: number; afterMs?: number; err?: unknown } = {}) {
       confirm = { mode, afterPolls: opts.afterPolls ?? 0, afterMs: opts.afterMs ?? 0, err: opts.err ?? DEFAULT_FAIL_ERR };
+    },
+    /**
+     * Decides what each transaction sent from now on did, for getTransaction once it lands
+     * (null: stop; transactions sent before keep theirs). Called once per transaction, at its send.
+     */
+    setLandedEffects(fn: LandedEffectsOf | null) {
+      effectsOf = fn;
     },
     /** overrides what getSignatureStatuses reports for one signature (null = unknown); `undefined` removes the override */
     setSignatureStatus(signature: string, status: DoubleSignatureStatus | undefined) {
