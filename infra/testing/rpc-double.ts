@@ -18,7 +18,8 @@
  * Account reads answer with a context slot (1 unless `setContextSlot` moved it), and the
  * Clock sysvar is served from that slot and `setClockTime` (unless an account was set there).
  * getProgramAccounts (base64, dataSize and base58 memcmp filters, dataSlice, withContext)
- * serves the map's accounts by owner program, e.g. token accounts made with `tokenAccount`.
+ * serves the map's accounts by owner program, e.g. token accounts made with `tokenAccount`;
+ * getTokenAccountsByOwner (base64, by programId or mint) the token accounts a wallet owns.
  *
  * With `setLandedEffects`, getTransaction also answers for the transactions it landed (sent,
  * then confirmed or failed): the sent bytes with the effects the test says the programs had
@@ -28,7 +29,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { SYSVAR_CLOCK_PUBKEY, VersionedTransaction } from "@solana/web3.js";
 import bs58 from "bs58";
-import { NATIVE_MINT as SPL_NATIVE_MINT, TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { NATIVE_MINT as SPL_NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { DYNAMIC_BONDING_CURVE_PROGRAM_ID } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { verifyEd25519 } from "../solana-tx/verify";
 import { FIXTURES_URL } from "./fixtures";
@@ -75,6 +76,7 @@ const blockhashAt = (height: number) => bs58.encode(createHash("sha256").update(
 export const DBC_PROGRAM: string = DYNAMIC_BONDING_CURVE_PROGRAM_ID.toBase58();
 export const NATIVE_MINT: string = SPL_NATIVE_MINT.toBase58();
 const TOKEN_PROGRAM: string = TOKEN_PROGRAM_ID.toBase58();
+const TOKEN_2022_PROGRAM: string = TOKEN_2022_PROGRAM_ID.toBase58();
 
 /**
  * What building a launch reads from the chain: each address carries the real mainnet DBC
@@ -348,6 +350,17 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
         // the stored JSON goes out as is: serializing 20k transactions per test run would dominate a benchmark
         const text = `{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":${e ? e.json : "null"}}`;
         return new Response(text, { headers: { "content-type": "application/json" } });
+      } else if (body.method === "getTokenAccountsByOwner") {
+        // the map's token accounts (owned by a token program) whose owner field is the wallet, by program or mint
+        const [owner, filter, o] = body.params as [string, { programId?: string; mint?: string }, { encoding?: string } | undefined];
+        if ((o?.encoding ?? "base64") !== "base64") return rpcError(body.id, -32602, "this test double serves getTokenAccountsByOwner only in the base64 encoding");
+        const ownerBytes = bs58.decode(owner);
+        const value = [...accounts]
+          .filter(([, a]) => (filter.programId ? a.owner === filter.programId : a.owner === TOKEN_PROGRAM || a.owner === TOKEN_2022_PROGRAM))
+          .filter(([, a]) => a.data.length >= 72 && ownerBytes.every((b, i) => a.data[32 + i] === b))
+          .filter(([, a]) => !filter.mint || bs58.encode(a.data.subarray(0, 32)) === filter.mint)
+          .map(([pubkey, a]) => ({ pubkey, account: encode(a) }));
+        result = { ...ctx, value };
       } else if (body.method === "getProgramAccounts") {
         const found = programAccounts(String(body.params[0]), (body.params[1] ?? {}) as ProgramAccountsConfig);
         if (typeof found === "string") return rpcError(body.id, -32602, found);
