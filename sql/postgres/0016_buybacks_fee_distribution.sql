@@ -107,8 +107,11 @@ CREATE TABLE IF NOT EXISTS fee_payouts (
   mint       text NOT NULL,
   recipient  text NOT NULL,
   lamports   numeric(20, 0) NOT NULL CHECK (lamports > 0),
+  -- the transfer batch (payment_batches) that carries it
+  batch_id   bigint NOT NULL,
   PRIMARY KEY (run_id, kind, mint)
 );
+CREATE INDEX IF NOT EXISTS fee_payouts_by_recipient ON fee_payouts (kind, mint);
 
 -- The platform-token budget at work: the treasury buys PLATFORM_TOKEN_MINT on its pool and
 -- burns what it bought, each step its own transaction (so ingest classifies the swap as the
