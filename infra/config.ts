@@ -178,6 +178,12 @@ const EnvSchema = v.object({
   AGENT_CYCLE_TIMEOUT_SECONDS: positiveInt("90"),
   /** agent runtime: decision cycles one process runs at once */
   AGENT_CYCLE_CONCURRENCY: positiveInt("8"),
+  /** treasury actions: seconds between two turns of the payment executor (agents/treasury/executor.ts) when it has nothing due */
+  TREASURY_EXECUTOR_SECONDS: positiveInt("2"),
+  /** treasury actions: seconds an executor holds a batch it took (another process takes it after that) */
+  TREASURY_EXECUTOR_LEASE_SECONDS: positiveInt("60"),
+  /** TESTS ONLY: the payment executor kills its own process (SIGKILL) when a batch reaches this step (signed, recorded, sent, marked-sent, settled); unset in production */
+  TREASURY_EXECUTOR_CRASH_AT: v.optional(v.picklist(["signed", "recorded", "sent", "marked-sent", "settled"], "must be signed, recorded, sent, marked-sent or settled")),
   /** run as root: where the embedded Postgres's binaries and data go when the postgres user cannot reach them (a checkout or DATA_DIR in a private folder); must be durable */
   EMBEDDED_POSTGRES_FALLBACK_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), "/var/lib/agent-coin-platform"),
   /** Data API: requests per minute per client address, sustained (429 RATE_LIMITED beyond); 0 = no limit */
@@ -253,6 +259,8 @@ export type Config = Readonly<{
   models: readonly Readonly<CatalogModel>[];
   /** the agent runtime: the model provider (null = none configured) and the cycles' cadence */
   runtime: Readonly<{ provider: Readonly<{ url: string; key: string | null }> | null; cycleSeconds: number; cycleTimeoutMs: number; concurrency: number }>;
+  /** the payment executor of treasury actions (agents/treasury/executor.ts) */
+  treasuryExecutor: Readonly<{ intervalMs: number; leaseSeconds: number; crashAt: "signed" | "recorded" | "sent" | "marked-sent" | "settled" | null }>;
   dataApi: Readonly<{ ratePerMinute: number; rateBurst: number; trustedProxies: readonly string[]; exportsPerClient: number }>;
   /** the realtime channel (api/realtime/) */
   realtime: Readonly<{ maxTopicsPerSocket: number; maxSocketsPerClient: number }>;
@@ -366,6 +374,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cycleTimeoutMs: e.AGENT_CYCLE_TIMEOUT_SECONDS * 1000,
       concurrency: e.AGENT_CYCLE_CONCURRENCY,
     }),
+    treasuryExecutor: Object.freeze({ intervalMs: e.TREASURY_EXECUTOR_SECONDS * 1000, leaseSeconds: e.TREASURY_EXECUTOR_LEASE_SECONDS, crashAt: e.TREASURY_EXECUTOR_CRASH_AT ?? null }),
     dataApi: Object.freeze({
       ratePerMinute: e.DATA_API_RATE_PER_MINUTE,
       rateBurst: e.DATA_API_RATE_BURST,

@@ -12,6 +12,9 @@
  *   and activity for what settled (ClickHouse), idempotently (deterministic ids), marking
  *   them published afterwards, so a crash between the two writes them again, never loses them.
  *
+ * - `beforeTurn()` runs before every executor turn: work that makes batches (the runtime's
+ *   approved proposals of the kind become actions).
+ *
  * Batches of a kind with no registered handlers still execute; nobody is told.
  * Without handlers, an owner can poll ownerProgress / batchesOf (batches.ts) instead.
  */
@@ -21,6 +24,8 @@ import type { BatchRow } from "./batches";
 export type OwnerHandlers = {
   onSettled?(tx: Sql, batch: BatchRow): Promise<void>;
   publish?(): Promise<void>;
+  /** runs before each executor turn (e.g. take the runtime's approved proposals of this kind) */
+  beforeTurn?(): Promise<void>;
 };
 export type OwnerRegistry = ReadonlyMap<string, OwnerHandlers>;
 

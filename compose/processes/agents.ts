@@ -1,7 +1,7 @@
 /**
  * The agents process (scaled mode, `agents/main.ts`): the agents' background work
  * (agents/background.ts): vault balances, coin metadata, and the launch tracker that turns
- * confirmed launches into agents, the SOL price history; and the agent runtime (agents/runtime/: states and decision cycles). Health, readiness and metrics on PORT. Run one or more:
+ * confirmed launches into agents, the SOL price history; the agent runtime (agents/runtime/: states and decision cycles) and the treasury actions' payment executor (agents/treasury/). Health, readiness and metrics on PORT. Run one or more:
  * each job skips work another process holds (advisory lock) or that is not due yet.
  */
 import type { Config } from "../../infra/config";
@@ -10,6 +10,7 @@ import { startAgentBackground } from "../../agents/background";
 import { healthServer, openPlatform, processHandle } from "../boot";
 import { enginesReady, launchPlatform, priceSources, startRuntime } from "../wiring";
 import { createSolPriceService } from "../../infra/sol-price";
+import { startTreasuryExecutor } from "../treasury";
 
 export async function startAgents(given: Config, log: Logger) {
   const { pg, ch, engines, step, rpc, configs, simConfigs, config } = await openPlatform(given, log);
@@ -20,10 +21,12 @@ export async function startAgents(given: Config, log: Logger) {
   const priceHistory = { ch, price, simulated: sources.some((s) => s.simulated) };
   const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null, priceHistory });
   const runtime = startRuntime(config, engines, configs, price, log, { simulated: simConfigs !== null });
+  // treasury actions' payments (airdrops, prizes, buybacks, the fee distribution): with a chain only
+  const executor = startTreasuryExecutor(config, engines, configs, rpc, log);
   const server = await step(`listening on port ${config.port}`, () =>
     healthServer(config.port, () => enginesReady(engines), () => `# TYPE acp_agents_jobs gauge\nacp_agents_jobs ${jobs.names.length}\n`, config.metrics.token),
   );
   const port = server.server?.port;
   log.info("agents background running", { jobs: jobs.names, port });
-  return processHandle(log, port, () => [() => jobs.stop(), () => runtime.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
+  return processHandle(log, port, () => [() => jobs.stop(), () => runtime.stop(), () => executor?.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
 }

@@ -71,8 +71,11 @@ CREATE TABLE IF NOT EXISTS payment_batches (
   params                   jsonb NOT NULL DEFAULT '{}',
   lamports                 bigint NOT NULL DEFAULT 0 CHECK (lamports >= 0),
   status                   text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'built', 'sent', 'confirmed', 'failed', 'expired')),
+  -- transactions made for it (one per attempt)
   attempts                 integer NOT NULL DEFAULT 0,
   max_attempts             integer NOT NULL DEFAULT 5,
+  -- builder errors in a row (a quote that failed, ...): the batch fails after max_attempts of them
+  build_failures           integer NOT NULL DEFAULT 0,
   -- the current attempt's transaction (also in payment_transactions)
   signature                text,
   error                    text,
