@@ -15,6 +15,7 @@ import { launchRoutes, type LaunchRouteDeps } from "./launches";
 import { mediaRoutes } from "./media";
 import { poolRoutes, type PoolRouteDeps } from "./pools";
 import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
+import { buybackRoutes, type BuybackRouteDeps } from "./daemons/buybacks";
 import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
 import { realtimeRoutes, WEBSOCKET_SETTINGS, type RealtimeRouteDeps } from "./realtime";
@@ -41,6 +42,8 @@ export type AppDeps = {
   pools?: PoolRouteDeps | null;
   /** the daemon surface (/v1/daemons/..., /v1/me/console, /v1/me/approvals) */
   daemons?: DaemonRouteDeps | null;
+  /** an agent's buybacks (/v1/daemons/:mint/buybacks): the operator's requests and the public list */
+  buybacks?: BuybackRouteDeps | null;
   /** wallet sign-in (/v1/auth/nonce, verify, refresh, logout) */
   auth?: AuthRouteDeps | null;
   /** the signed-in account (/v1/me, /v1/me/agents, /v1/me/wallet) */
@@ -80,6 +83,7 @@ export function createApp(deps: AppDeps) {
       return (await registry.metrics()) + ((await deps.metricsText?.()) ?? "");
     })
     .use(deps.daemons ? daemonRoutes(deps.daemons) : new Elysia())
+    .use(deps.buybacks ? buybackRoutes(deps.buybacks) : new Elysia())
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads
     .use(deps.data ? appPublicRoutes(deps.data) : new Elysia())

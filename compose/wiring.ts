@@ -43,6 +43,9 @@ import { createHub, DEFAULT_FRAME_BUDGET } from "../api/realtime/hub";
 import type { RealtimeRouteDeps } from "../api/realtime";
 import { cachedTokenSupply } from "../api/app-public/token-supply";
 import { PublicKey } from "@solana/web3.js";
+import type { BuybackRouteDeps } from "../api/daemons/buybacks";
+import { buybackActions } from "../agents/treasury/buybacks/service";
+import { buybackDeps } from "./treasury";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -182,6 +185,18 @@ export function daemonApiDeps(config: Config, data: DataApiDeps, firewall: Firew
   };
 }
 
+/** Buybacks (/v1/daemons/:mint/buybacks): the daemon routes' engines, cache, budget and sign-in; the treasury core's buyback service. */
+export function buybackApiDeps(daemons: DaemonRouteDeps, engines: Engines, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger): BuybackRouteDeps {
+  return {
+    sql: daemons.sql,
+    cache: daemons.cache,
+    authenticate: daemons.authenticate,
+    limiter: daemons.limiter,
+    clientOf: daemons.clientOf,
+    buybacks: buybackActions(buybackDeps({ ...engines, log: log.child({ stage: "buybacks" }), rpc, configs })),
+  };
+}
+
 /**
  * The realtime channel (/v1/ws): this process's sockets (the hub) and its relay, which LISTENs on
  * `listenUrl` (the Postgres the lines are written to) over a connection of its own, opened when
@@ -242,6 +257,7 @@ export async function wirePlatform(opts: {
   const data = dataApiDeps(config, engines, configs, price, { ...opts, rpc: opts.rpc ?? null });
   const signIn = signInApiDeps(config, engines, opts.rpc ?? null, log, data);
   const realtime = opts.listenUrl ? realtimePlatform(config, data, opts.listenUrl, log, opts.realtime) : null;
+  const daemons = daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signedInOrWhyNot(signIn.auth));
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
@@ -254,7 +270,8 @@ export async function wirePlatform(opts: {
     pools: poolApiDeps(engines, configs, opts.rpc ?? null, log, data),
     auth: signIn.routes,
     me: signIn.me,
-    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, opts.authenticate ?? signedInOrWhyNot(signIn.auth)),
+    daemons,
+    buybacks: buybackApiDeps(daemons, engines, configs, opts.rpc ?? null, log),
     realtime: realtime?.routes ?? null,
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders, realtime };

@@ -14,9 +14,10 @@
 import { randomUUID } from "node:crypto";
 import type { ClickHouse } from "../../../infra/clickhouse";
 import type { Sql } from "../../../infra/postgres";
+import type { Logger } from "../../../infra/log";
 import { ApiError, notFound, validationError } from "../../../api/errors";
 import { coinPools, decimalsOf, quoteAt, snapshotOf, type PoolDeps } from "../../../api/pools/service";
-import type { BuybackActions, BuybackRequest, BuybacksPage } from "../../../api/daemons/buybacks";
+import { BUYBACK_MAX_LAMPORTS, type BuybackActions, type BuybackRequest, type BuybacksPage } from "../../../api/daemons/buybacks";
 import { appendStdout, inTx } from "../../../api/daemons/store";
 import { solText } from "../../runtime/tools";
 import { quotedInSol } from "../../swaps/buy";
@@ -29,7 +30,7 @@ export const BUYBACK = "buyback";
 export const SWAP_BUILDER = "buyback.swap";
 export const BURN_BUILDER = "buyback.burn";
 
-export type BuybackDeps = { sql: Sql; ch: ClickHouse; pools: PoolDeps };
+export type BuybackDeps = { sql: Sql; ch: ClickHouse; pools: PoolDeps; log: Logger };
 export type BuybackOrigin = { requestedBy: string; proposalId?: bigint | null };
 
 export const notSolQuoted = (mint: string) =>
@@ -71,6 +72,8 @@ async function checkPool(deps: BuybackDeps, mint: string, b: BuybackRequest): Pr
 }
 
 export async function requestBuyback(deps: BuybackDeps, mint: string, b: BuybackRequest, origin: BuybackOrigin): Promise<{ ref: string; queued: boolean; id: bigint }> {
+  // the route's schema caps it too; a proposal comes here straight
+  if (b.lamports <= 0n || b.lamports > BUYBACK_MAX_LAMPORTS) throw validationError([{ field: "lamports", message: `a buyback is 1 to ${BUYBACK_MAX_LAMPORTS} lamports (0.5 SOL)` }]);
   const ref = b.ref ?? `bb-${randomUUID()}`;
   const known = await byRef(deps.sql, mint, ref);
   if (known) return replay(known, b, ref);

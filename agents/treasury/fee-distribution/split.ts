@@ -13,13 +13,13 @@
  * lamports) fails, and a vault may be an empty account. Smaller amounts wait, owed, for the
  * next runs (`owedPayouts`).
  */
+import { MIN_PAYOUT_LAMPORTS } from "../airdrops/shares";
+
+export { MIN_PAYOUT_LAMPORTS };
 export type Split = { vault: number; creator: number; platformBurn: number };
 export type AgentClaim = { mint: string; vault: string; creator: string; lamports: bigint };
 export type Allocation = { kind: "vault" | "creator"; mint: string; recipient: string; lamports: bigint };
 export type RunSplit = { total: bigint; allocations: Allocation[]; platform: bigint };
-
-/** The rent-exempt minimum of a 0-byte account: the least a transfer to an empty account may carry. */
-export const MIN_PAYOUT_LAMPORTS = 890_880n;
 
 export function splitClaims(claims: readonly AgentClaim[], split: Split): RunSplit {
   if (split.vault + split.creator + split.platformBurn !== 100 || [split.vault, split.creator, split.platformBurn].some((p) => !Number.isInteger(p) || p < 0))
