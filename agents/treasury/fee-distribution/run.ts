@@ -2,7 +2,8 @@
  * One run of the platform's fee distribution, on the treasury core's payment batches:
  *
  *   start    the pools worth claiming now (claims.ts), one claim batch each (owner
- *            'fee_claim', id = the run), recorded with the run in one transaction;
+ *            'fee_claim', id = the run), recorded with the run in one transaction (with
+ *            nothing to claim but payouts still owed, the run goes straight to paying);
  *   split    once every claim batch settled: what each confirmed claim's events say it
  *            gave, added up per agent and split (split.ts) into allocations (vault,
  *            creator) and the platform-token budget's part; then every vault and creator
@@ -28,18 +29,27 @@ import { byAgent, owedPayouts, splitClaims, type Allocation, type Split } from "
 export const FEE_CLAIM = "fee_claim";
 export const FEE_PAYOUT = "fee_payout";
 
-/** Starts a run when none is open and some pool is worth claiming; its id, or null. */
-export async function startRun(deps: ClaimDeps & { log: Logger }, treasury: string): Promise<bigint | null> {
+/**
+ * Starts a run when none is open and some pool is worth claiming, or, with nothing to claim,
+ * when earlier runs still owe a payout that reaches the minimum (the run then only pays);
+ * its id, or null.
+ */
+export async function startRun(deps: ClaimDeps & { log: Logger; split: Split }, treasury: string): Promise<bigint | null> {
   const [open] = await deps.sql`SELECT id FROM fee_distributions WHERE status <> 'done'`;
   if (open) return null;
   const claimables = await findClaimables(deps, treasury);
-  if (claimables.length === 0) {
+  if (claimables.length === 0 && owedPayouts(await owed(deps.sql)).length === 0) {
     deps.log.info("fee distribution: no pool's platform fees are worth claiming yet", { treasury });
     return null;
   }
   return inTx(deps.sql, async (tx) => {
     const [run] = await tx<{ id: bigint }[]>`INSERT INTO fee_distributions (treasury) VALUES (${treasury}) ON CONFLICT DO NOTHING RETURNING id`;
     if (!run) return null; // another process started one just now
+    if (claimables.length === 0) {
+      await splitRun(tx, run.id.toString(), deps.split);
+      deps.log.info("fee distribution: paying what earlier runs owe", { run: run.id.toString(), treasury });
+      return run.id;
+    }
     const ids = await enqueuePayments(tx, {
       ownerKind: FEE_CLAIM,
       ownerId: run.id.toString(),

@@ -4,8 +4,9 @@
  * actions send, it says the effects a real cluster would record in the confirmed
  * transaction (rpc-double-landing.ts), as the programs define them:
  *
- * - DBC `swap` and DAMM v2 `swap` (SOL in): the payer's SOL falls by `amount_in` and its
- *   output token account rises by what `swapOut` says (default: `minimum_amount_out`);
+ * - DBC `swap` and DAMM v2 `swap` (SOL in): the wrapped SOL account the SDK funded (a System
+ *   transfer in the same transaction) gives `amount_in`, and the payer's output token account
+ *   rises by what `swapOut` says (default: `minimum_amount_out`);
  * - SPL `burnChecked`: the account falls by the amount;
  * - DBC `claim_trading_fee`: EvtClaimTradingFee (the pool's partner SOL fee, up to the
  *   instruction's max; none of the coin side when its max is 0) and the claimer's SOL rises;
@@ -80,7 +81,8 @@ export function programEffectsTestDouble(state: ProgramState) {
         const payer = swap.account("payer");
         const mint = swap === dbc ? swap.account("base_mint") : swap.account("token_a_mint");
         token(swap.account("output_token_account"), mint, payer, 6, out);
-        lamportDeltas.push({ account: payer, delta: -amountIn });
+        // the SOL in is the wrapped SOL the SDK's transfer put in the input account (closed, with any rest, after)
+        lamportDeltas.push({ account: swap.account("input_token_account"), delta: -amountIn });
         return;
       }
       if (dbc?.name === "claim_trading_fee") {
