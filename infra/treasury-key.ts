@@ -8,7 +8,7 @@
  * the treasury's address) in Postgres (`treasury_key`): a process started with the key
  * seals it there, replacing any other; a process started without it unseals the stored
  * one. So the key need be in an environment only once. In memory only the sealed bytes are
- * kept; the key is unsealed for each signature and its bytes cleared after.
+ * kept; the key is unsealed for each signature.
  */
 import { Keypair } from "@solana/web3.js";
 import type { Sql } from "./postgres";
@@ -29,7 +29,7 @@ export function parseTreasurySecret(text: string): Uint8Array | string {
 export type TreasurySigner = {
   /** the treasury's address (the public key) */
   address: string;
-  /** the key for one signature: sign with it and drop it (a fresh copy each call) */
+  /** the key for one signature: sign with it and drop it (unsealed afresh each call) */
   keypair(): Keypair;
 };
 
@@ -63,13 +63,7 @@ export async function loadTreasurySigner(o: { sql: Sql; secret: Uint8Array | nul
   }
   return {
     address,
-    keypair() {
-      const secret = decryptSecretKey(sealed, key, address);
-      try {
-        return Keypair.fromSecretKey(secret);
-      } finally {
-        secret.fill(0);
-      }
-    },
+    // the Keypair holds the unsealed bytes themselves (web3.js does not copy them): dropped after the signature
+    keypair: () => Keypair.fromSecretKey(decryptSecretKey(sealed, key, address)),
   };
 }
