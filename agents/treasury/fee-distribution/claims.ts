@@ -11,18 +11,19 @@
  * The claims are built with the SDKs (`partner.claimPartnerTradingFee`, `CpAmm.claimPositionFee2`)
  * and the treasury receives SOL (the wrapped SOL is unwrapped in the same transaction). The
  * DBC claim takes the whole SOL side and none of the coin side (`maxBaseAmount` 0: the coin's
- * fees stay in the pool). What a claim gave is read from its confirmed transaction's events,
+ * fees stay in the pool; the coin account the SDK opens for it is closed again). What a claim gave is read from its confirmed transaction's events,
  * with ingest's decoders, exactly as the analytics count it (`fee_claims`).
  */
 import BN from "bn.js";
 import { PublicKey, type Connection } from "@solana/web3.js";
-import { NATIVE_MINT } from "@solana/spl-token";
+import { NATIVE_MINT, createCloseAccountInstruction } from "@solana/spl-token";
 import { DynamicBondingCurveClient } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { CpAmm, getUnClaimLpFee } from "@meteora-ag/cp-amm-sdk";
 import type { Sql } from "../../../infra/postgres";
 import type { SolanaRpc } from "../../../infra/solana-rpc";
 import type { ConfigRegistry } from "../../../ingest/contract/configs";
 import { decodeVirtualPool } from "../../../ingest/decoders/accounts";
+import { DBC } from "../../../ingest/decoders/program-coder";
 import { createChainReader } from "../../../ingest/backfill/rpc";
 import { decodeDammV2Pool } from "../../../api/pools/chain";
 import { feeClaims, readLanded } from "../../swaps/landed";
@@ -115,7 +116,15 @@ export const claimBuilders: Record<string, Builder> = {
         maxBaseAmount: new BN(0),
         maxQuoteAmount: U64_MAX,
       });
-      return { instructions: tx.instructions };
+      // the SDK opens the treasury's account of the coin for the coin side; nothing comes into it (max 0), so an
+      // account opened here is closed again in the same transaction and its rent stays with the treasury
+      const claim = tx.instructions.find((ix) => ix.programId.toBase58() === DBC.programId && DBC.coder.instruction.decode(Buffer.from(ix.data))?.name === "claim_trading_fee");
+      const at = DBC.ixByName.get("claim_trading_fee")!.accountIndex;
+      const coinAccount = claim?.keys[at.get("token_a_account")!]?.pubkey;
+      const coinProgram = claim?.keys[at.get("token_base_program")!]?.pubkey;
+      if (!claim || !coinAccount || !coinProgram) throw new Error("the DBC SDK built no claim_trading_fee instruction");
+      const opened = (await connection.getAccountInfo(coinAccount, "confirmed")) === null;
+      return { instructions: opened ? [...tx.instructions, createCloseAccountInstruction(coinAccount, payer, payer, [], coinProgram)] : tx.instructions };
     },
     afterConfirmed: ({ batch, signature, connection }) => claimed(connection, signature, pool(batch.params).toBase58()),
   },

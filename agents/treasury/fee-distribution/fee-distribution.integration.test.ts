@@ -13,7 +13,8 @@
  * read back through the webhook (ingest) counted by /v1/tokenomics and /v1/analytics/overview.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Keypair, PublicKey } from "@solana/web3.js";
+import { Keypair, PublicKey, Transaction } from "@solana/web3.js";
+import { TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { testPlatform } from "../../../compose/testing/platform";
 import { fixturePoolConfig } from "../../../compose/testing/platform";
 import { treasuryBuilders, treasuryOwners } from "../../../compose/treasury";
@@ -162,6 +163,15 @@ describe("a fee-distribution run", () => {
     expect(byMint.get(coins.a.mint)).toMatchObject({ claimed_lamports: "1234567891", claimed_atoms: "0" });
     expect(byMint.get(coins.c.mint)).toMatchObject({ claimed_lamports: "500000003", claimed_atoms: "42" });
     expect(state.partnerFee.get(coins.a.dbc)).toEqual({ quote: 0n, base: 5_000n });
+    // the coin account the DBC SDK opens for the (unclaimed) coin side is closed again in the same transaction
+    const dbcClaim = claimBatches.find((b) => b.builder === "fee.claim_dbc")!;
+    const [raw] = await p.engines.sql<{ tx: Uint8Array }[]>`SELECT tx FROM payment_transactions WHERE signature = ${dbcClaim.signature}`;
+    const close = Transaction.from(Buffer.from(raw!.tx)).instructions.at(-1)!;
+    const claimedPool = String(dbcClaim.params.pool);
+    const coinOf = Object.values(coins).find((c) => c.dbc === claimedPool)!;
+    expect(close.programId.equals(TOKEN_PROGRAM_ID)).toBe(true);
+    expect(close.data[0]).toBe(9); // CloseAccount
+    expect(close.keys.map((k) => k.pubkey.toBase58())).toEqual([getAssociatedTokenAddressSync(new PublicKey(coinOf.mint), treasury.publicKey, true).toBase58(), T, T]);
 
     // the split, to the lamport: floor(70 %) and floor(15 %) per agent, the rest to the platform-token budget
     const total = 1_234_567_891n + 300_000_001n + 500_000_003n + 1_100_000n;
