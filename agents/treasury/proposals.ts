@@ -15,7 +15,7 @@ import { appendStdout } from "../../api/daemons/store";
 export type ApprovedProposal = { id: bigint; mint: string; payload: Record<string, unknown> };
 
 /** A payload the action cannot read: refused for good. */
-export const invalidProposal = (p: ApprovedProposal, kind: string) => new ApiError(400, "INVALID_PROPOSAL", "its amount is not valid");
+export const invalidProposal = () => new ApiError(400, "INVALID_PROPOSAL", "its amount is not valid");
 
 /** The payload's lamports (a decimal string, as the runtime writes it), or null. */
 export const payloadLamports = (p: ApprovedProposal): bigint | null => {

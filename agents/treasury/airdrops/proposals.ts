@@ -18,7 +18,7 @@ export const executeApprovedAirdrops = (deps: AirdropDeps, limit = 20) =>
       const agent = await airdropAgent(deps.sql, p.mint);
       const lamports = payloadLamports(p);
       const holders = typeof p.payload.holders === "number" && Number.isInteger(p.payload.holders) && p.payload.holders > 0 ? p.payload.holders : undefined;
-      if (!agent || lamports === null) throw invalidProposal(p, "airdrop");
+      if (!agent || lamports === null) throw invalidProposal();
       const r = await executeAirdrop(deps, agent, { lamports, ref: `proposal-${p.id}`, topHolders: holders }, { requestedBy: "agent", proposalId: p.id });
       return { airdropId: r.id.toString(), ref: r.ref };
     },

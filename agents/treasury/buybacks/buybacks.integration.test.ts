@@ -231,6 +231,7 @@ describe("a buyback carried out", () => {
     const a = await coin({ claimed: SOL });
     const prop = await createProposal(p.engines.sql, a.mint, { kind: "buyback", payload: { lamports: "20000000", note: "", cycle: 1 }, expiresAt: new Date(Date.now() + 3_600_000), approvedBy: a.creator });
     const over = await createProposal(p.engines.sql, a.mint, { kind: "buyback", payload: { lamports: "2000000000" }, expiresAt: new Date(Date.now() + 3_600_000), approvedBy: a.creator });
+    await createProposal(p.engines.sql, a.mint, { kind: "buyback", payload: { lamports: "a lot" }, expiresAt: new Date(Date.now() + 3_600_000), approvedBy: a.creator });
     await runTurn(exec);
     await runTurn(exec); // a second turn takes nothing more
     const rows = await p.engines.sql<{ id: bigint; ref: string; proposal_id: bigint; burn: boolean; requested_by: string }[]>`SELECT id, ref, proposal_id, burn, requested_by FROM buybacks WHERE mint = ${a.mint}`;
@@ -241,6 +242,12 @@ describe("a buyback carried out", () => {
     expect(executed[0]!.execution).toEqual({ buybackId: rows[0]!.id.toString(), ref: `proposal-${prop.id}` });
     expect(executed[1]!.execution).toMatchObject({ refused: "VALIDATION_ERROR" });
     expect(over.id).toBe(executed[1]!.id);
+    expect(executed[2]!.execution).toEqual({ refused: "INVALID_PROPOSAL", message: "its amount is not valid" });
+    const told = await p.engines.sql<{ kind: string; body: string }[]>`SELECT kind, body FROM daemon_stdout WHERE mint = ${a.mint} AND meta->>'change' = 'proposal.executed' ORDER BY id`;
+    expect(told.map((l) => [l.kind, l.body])).toEqual([
+      ["error", expect.stringMatching(new RegExp(`^Proposal ${over.id} \\(buyback\\) was not run: 1 problem with the request: lamports: a buyback is 1 to 500000000 lamports`))],
+      ["error", `Proposal ${executed[2]!.id} (buyback) was not run: its amount is not valid.`],
+    ]);
   });
 });
 

@@ -16,7 +16,7 @@ export const executeApprovedBuybacks = (deps: BuybackDeps, limit = 20) =>
     BUYBACK,
     async (p) => {
       const lamports = payloadLamports(p);
-      if (lamports === null) throw invalidProposal(p, BUYBACK);
+      if (lamports === null) throw invalidProposal();
       const r = await requestBuyback(deps, p.mint, { lamports, slippageBps: DEFAULT_SLIPPAGE_BPS, burn: true, ref: `proposal-${p.id}` }, { requestedBy: "agent", proposalId: p.id });
       return { buybackId: r.id.toString(), ref: r.ref };
     },
