@@ -4,7 +4,7 @@
  * - record: a queued batch gets its signed transaction (batch -> built, one more attempt);
  * - markSending / markSent: counts a send before it is made, then notes it was made;
  * - settle: the batch ends confirmed, failed or expired, and its owner's handler runs in the
- *   same transaction;
+ *   same transaction (one settlement per owner at a time);
  * - requeue: an expired transaction sends the batch back to queued for a new attempt.
  */
 import type { Sql } from "../../infra/postgres";
@@ -112,6 +112,10 @@ export async function settle(
   end: { status: "confirmed" | "failed" | "expired"; error?: string; err?: unknown; result?: Record<string, unknown> },
 ): Promise<BatchRow | null> {
   return sql.begin(async (tx) => {
+    // one settlement per owner at a time: a handler counting its owner's open batches then sees
+    // every other batch's settlement committed (two batches settling at once would each see the
+    // other still open, and neither would complete the action)
+    await tx`SELECT pg_advisory_xact_lock(hashtext(${b.owner_kind}), hashtext(${b.owner_id}))`;
     const [row] = await tx<BatchRow[]>`
       UPDATE payment_batches SET status = ${end.status}, error = ${end.error ?? null}, settled_at = now(), updated_at = now(),
         lease_token = NULL, lease_until = NULL

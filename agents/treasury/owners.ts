@@ -5,6 +5,8 @@
  * - `onSettled(tx, batch)` runs inside the Postgres transaction that moves the batch to
  *   confirmed, failed or expired-for-good: the action's own record changes with it or not at
  *   all (a handler that throws rolls the settlement back; the executor tries again later).
+ *   Settlements of one owner are serialized (a transaction lock per owner kind and id), so
+ *   the handler of the last batch to settle sees every other batch settled.
  *   Read ownerProgress(tx, ...) there to tell whether every batch of the action is settled,
  *   settle its spend (spend.ts settleVaultSpend), enqueue follow-up batches (a burn after a
  *   swap), and mark the action for publishing. No network calls in there.

@@ -1,0 +1,174 @@
+/**
+ * Kill -9 tests of the payment executor: the real `agents` process (agents/main.ts) pays an
+ * airdrop against the loopback RPC test double and is killed with SIGKILL at each step of a
+ * batch (TREASURY_EXECUTOR_CRASH_AT: after signing, after recording, after the send, after
+ * marking it sent, after settling), then started again without the hook. The ledger is then
+ * checked to the lamport against what the double's chain paid: every holder paid its share
+ * exactly once, nothing lost, the airdrop complete. Two more runs move the chain past the
+ * recorded transaction's last valid block height while the process is dead: a transaction
+ * that was never sent is rebuilt, one that landed is not.
+ *
+ * The process runs on a database of its own (made here) and a ClickHouse HTTP test double;
+ * each process is stopped whatever the outcome.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../infra/net";
+import { until } from "../../infra/testing/wait";
+import { testEngines, type TestEngines } from "../../infra/testing/engines";
+import { startClickhouseHttpDouble, type ClickhouseHttpDouble } from "../../infra/testing/clickhouse-http-double-process";
+import { startRpcTestDouble } from "../../infra/testing/rpc-double";
+import { printed, spawnChild, stopChild, type Child } from "../../infra/testing/processes";
+import { connectSql, type Sql } from "../../infra/postgres";
+import { migratePostgres } from "../../infra/migrate";
+import { createLogger } from "../../infra/log";
+import { createSolanaRpc } from "../../infra/solana-rpc";
+import { configRegistry } from "../../ingest/contract/configs";
+import { executeAirdrop, airdropAgent } from "./airdrops/service";
+import { agentWithVault, claimedFees, holdersOnChain, newAddress, testVaultEncryptionKey } from "./testing/agents";
+import { paidOnChain } from "./testing/chain-ledger";
+import type { CrashStep } from "./executor";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const key = testVaultEncryptionKey();
+let engines: TestEngines;
+let clickhouse: ClickhouseHttpDouble;
+let rpc: ReturnType<typeof startRpcTestDouble>;
+let db: Sql;
+let dbUrl: string;
+const dataDir = mkdtempSync(join(tmpdir(), "acp-crash-"));
+
+beforeAll(async () => {
+  engines = await testEngines();
+  const database = `crash_${randomUUID().replaceAll("-", "").slice(0, 10)}`;
+  await engines.sql.unsafe(`CREATE DATABASE ${database}`);
+  dbUrl = engines.pgUrl.replace(/\/postgres$/, `/${database}`);
+  db = connectSql(dbUrl, 4);
+  await migratePostgres(db, createLogger("error"));
+  clickhouse = await startClickhouseHttpDouble();
+  rpc = startRpcTestDouble();
+}, 120_000);
+afterAll(async () => {
+  rpc?.stop();
+  await clickhouse?.stop();
+  await db?.end({ timeout: 1 });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function spawnAgents(port: number, crashAt?: CrashStep): Child {
+  return spawnChild([process.execPath, join(ROOT, "agents/main.ts")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      LOG_LEVEL: "warn",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: dbUrl,
+      CLICKHOUSE_URL: clickhouse.url,
+      SOLANA_RPC_URL: rpc.url,
+      SIMULATOR: "off",
+      PLATFORM_CONFIGS: "",
+      VAULT_ENCRYPTION_KEY: Buffer.from(key).toString("base64"),
+      TREASURY_EXECUTOR_SECONDS: "1",
+      TREASURY_EXECUTOR_LEASE_SECONDS: "2",
+      TREASURY_EXECUTOR_CRASH_AT: crashAt ?? "",
+    },
+  });
+}
+
+/** An airdrop of 45 holders (3 batches) queued on the process's database, as the API would. */
+async function queueAirdrop() {
+  const a = await agentWithVault(db, { encryptionKey: key });
+  const holders = new Map(Array.from({ length: 45 }, (_, i) => [newAddress(), BigInt(1000 + i * 10)] as const));
+  holdersOnChain(rpc, a.mint, holders);
+  await claimedFees(engines.ch, a.mint, a.vault.publicKey.toBase58(), 2_000_000_000n);
+  const deps = { sql: db, ch: engines.ch, rpc: createSolanaRpc(rpc.url), configs: configRegistry([]), log: createLogger("error") };
+  const r = await executeAirdrop(deps, (await airdropAgent(db, a.mint))!, { lamports: 1_500_000_000n, ref: `crash-${randomUUID()}` }, { requestedBy: a.creator });
+  const shares = await db<{ recipient: string; lamports: bigint }[]>`
+    SELECT t.recipient, t.lamports FROM payment_transfers t JOIN payment_batches b ON b.id = t.batch_id WHERE b.owner_kind = 'airdrop' AND b.owner_id = ${r.id.toString()}`;
+  expect(shares.length).toBe(45);
+  return { a, id: r.id.toString(), shares: new Map(shares.map((s) => [s.recipient, BigInt(s.lamports)])) };
+}
+
+async function crashAt(step: CrashStep): Promise<void> {
+  const proc = spawnAgents(await freePort(), step);
+  try {
+    await until(`the agents process killing itself at ${step}`, async () => (proc.exitCode !== null || proc.signalCode !== null ? true : undefined), 90_000);
+    if (proc.signalCode !== "SIGKILL") throw new Error(`expected SIGKILL at ${step}, got exit ${proc.exitCode}; it printed:\n${await printed(proc)}`);
+  } finally {
+    await stopChild(proc, "SIGKILL");
+  }
+}
+
+async function recover(airdropId: string): Promise<void> {
+  const proc = spawnAgents(await freePort());
+  try {
+    const outcome = await until("the airdrop completed after the restart", async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return "exited";
+      const [r] = await db<{ completed_at: Date | null }[]>`SELECT completed_at FROM airdrops WHERE id = ${airdropId}`;
+      return r?.completed_at ? "completed" : undefined;
+    }, 90_000).catch(async (err) => {
+      const batches = await db`SELECT seq, status, attempts, error, due_at, lease_until, now() AS now FROM payment_batches WHERE owner_kind = 'airdrop' AND owner_id = ${airdropId} ORDER BY seq`;
+      await stopChild(proc);
+      throw new Error(`${(err as Error).message}; batches: ${JSON.stringify(batches)}; it printed:\n${await printed(proc)}`);
+    });
+    if (outcome === "exited") throw new Error(`the agents process exited (${proc.exitCode ?? proc.signalCode}); it printed:\n${await printed(proc)}`);
+    // its feed item reaches ClickHouse once published
+    await until("published", async () => ((await db<{ p: Date | null }[]>`SELECT published_at AS p FROM airdrops WHERE id = ${airdropId}`)[0]?.p ? true : undefined), 30_000);
+  } finally {
+    expect(await stopChild(proc)).toBe(0);
+  }
+}
+
+async function expectLedgerExact(x: Awaited<ReturnType<typeof queueAirdrop>>) {
+  const paid = await paidOnChain(rpc, x.a.vault.publicKey.toBase58());
+  expect(paid.byRecipient.size).toBe(45);
+  for (const [recipient, lamports] of x.shares) expect(paid.byRecipient.get(recipient)).toBe(lamports);
+  expect(paid.total).toBe(1_500_000_000n);
+  expect(paid.transactions).toBe(3);
+  const [a] = await db<{ status: string; paid_lamports: bigint }[]>`SELECT status, paid_lamports FROM airdrops WHERE id = ${x.id}`;
+  expect([a!.status, BigInt(a!.paid_lamports)]).toEqual(["paid", 1_500_000_000n]);
+  const [spend] = await db<{ status: string; spent: bigint }[]>`SELECT status, spent_lamports AS spent FROM vault_spend WHERE owner_kind = 'airdrop' AND owner_id = ${x.id}`;
+  expect([spend!.status, BigInt(spend!.spent)]).toEqual(["settled", 1_500_000_000n]);
+  return (await db<{ attempts: number }[]>`SELECT attempts FROM payment_batches WHERE owner_kind = 'airdrop' AND owner_id = ${x.id} ORDER BY seq`).map((b) => b.attempts);
+}
+
+describe("kill -9 at each step of a batch, then a restart: nothing paid twice, nothing lost", () => {
+  for (const step of ["signed", "recorded", "sent", "marked-sent", "settled"] as const)
+    test(`killed at ${step}`, async () => {
+      const x = await queueAirdrop();
+      await crashAt(step);
+      await recover(x.id);
+      expect(await expectLedgerExact(x)).toEqual([1, 1, 1]);
+    }, 240_000);
+
+  test("killed after recording, the chain moves past the transaction's last valid block height: it was never sent, so it is built again", async () => {
+    const x = await queueAirdrop();
+    await crashAt("recorded");
+    const [t] = await db<{ signature: string }[]>`
+      SELECT t.signature FROM payment_transactions t JOIN payment_batches b ON b.id = t.batch_id WHERE b.owner_kind = 'airdrop' AND b.owner_id = ${x.id} AND t.sends = 0`;
+    expect(t).toBeDefined();
+    rpc.setBlockHeight(rpc.blockHeight() + 200);
+    await recover(x.id);
+    const attempts = await expectLedgerExact(x);
+    expect(attempts.filter((n) => n === 2).length).toBeGreaterThanOrEqual(1);
+    expect(rpc.sent.some((s) => s.signature === t!.signature)).toBe(false);
+  }, 240_000);
+
+  test("killed right after a send that landed, the chain moves past its last valid block height: checked by signature, not rebuilt", async () => {
+    const x = await queueAirdrop();
+    await crashAt("sent");
+    const sentBefore = await db<{ id: bigint }[]>`
+      SELECT b.id FROM payment_batches b JOIN payment_transactions t ON t.batch_id = b.id WHERE b.owner_kind = 'airdrop' AND b.owner_id = ${x.id} AND t.sends > 0`;
+    expect(sentBefore.length).toBeGreaterThanOrEqual(1);
+    rpc.setBlockHeight(rpc.blockHeight() + 200);
+    await recover(x.id);
+    await expectLedgerExact(x);
+    // the batch sent before the kill kept its one transaction: confirmed by its signature
+    const kept = await db<{ attempts: number; status: string }[]>`SELECT attempts, status FROM payment_batches WHERE id IN ${db(sentBefore.map((b) => b.id.toString()))}`;
+    expect(kept.map((b) => [b.attempts, b.status])).toEqual(sentBefore.map(() => [1, "confirmed"]));
+  }, 240_000);
+});
