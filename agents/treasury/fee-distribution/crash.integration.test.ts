@@ -12,53 +12,35 @@
  * each process is stopped whatever the outcome.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import bs58 from "bs58";
 import { Keypair } from "@solana/web3.js";
-import { freePort } from "../../../infra/net";
-import { until } from "../../../infra/testing/wait";
-import { testEngines } from "../../../infra/testing/engines";
-import { startClickhouseHttpDouble, type ClickhouseHttpDouble } from "../../../infra/testing/clickhouse-http-double-process";
 import { DBC_PROGRAM, startRpcTestDouble } from "../../../infra/testing/rpc-double";
-import { printed, spawnChild, stopChild, type Child } from "../../../infra/testing/processes";
-import { connectSql, type Sql } from "../../../infra/postgres";
-import { migratePostgres } from "../../../infra/migrate";
-import { createLogger } from "../../../infra/log";
+import type { Sql } from "../../../infra/postgres";
 import { dbcPoolWith } from "../../../api/pools/testdata";
 import type { CrashStep } from "../executor";
 import { paidOnChain } from "../testing/chain-ledger";
 import { programEffectsTestDouble, programState } from "../testing/program-effects";
 import { poolConfigClaimedBy } from "../testing/fee-accounts";
+import { agentsProcessTestbed } from "../testing/agents-process";
 import { splitClaims } from "./split";
 
-const ROOT = join(import.meta.dir, "..", "..", "..");
 const addr = () => Keypair.generate().publicKey.toBase58();
 const treasury = Keypair.generate();
 const T = treasury.publicKey.toBase58();
 const CONFIG = addr();
 const SPLIT = { vault: 70, creator: 15, platformBurn: 15 };
 const state = programState();
-let clickhouse: ClickhouseHttpDouble;
+let testbed: Awaited<ReturnType<typeof agentsProcessTestbed>>;
 let rpc: ReturnType<typeof startRpcTestDouble>;
 let db: Sql;
-let dbUrl: string;
-const dataDir = mkdtempSync(join(tmpdir(), "acp-fee-crash-"));
 type Coin = { mint: string; vault: string; creator: string; pool: string };
 const coins: Coin[] = [];
 /** what every vault and creator should have been paid so far */
 const expected = new Map<string, bigint>();
 
 beforeAll(async () => {
-  const engines = await testEngines();
-  const database = `fee_crash_${randomUUID().replaceAll("-", "").slice(0, 10)}`;
-  await engines.sql.unsafe(`CREATE DATABASE ${database}`);
-  dbUrl = engines.pgUrl.replace(/\/postgres$/, `/${database}`);
-  db = connectSql(dbUrl, 4);
-  await migratePostgres(db, createLogger("error"));
-  clickhouse = await startClickhouseHttpDouble();
+  testbed = await agentsProcessTestbed("fee_crash");
+  db = testbed.db;
   rpc = startRpcTestDouble(new Map([[CONFIG, { lamports: 10_000_000, data: poolConfigClaimedBy(treasury.publicKey), owner: DBC_PROGRAM }]]));
   rpc.setLandedEffects(programEffectsTestDouble(state));
   for (let i = 0; i < 2; i++) {
@@ -70,33 +52,17 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   rpc?.stop();
-  await clickhouse?.stop();
-  await db?.end({ timeout: 1 });
-  rmSync(dataDir, { recursive: true, force: true });
+  await testbed?.stop();
 });
 
-function spawnAgents(port: number, crashAt?: CrashStep): Child {
-  return spawnChild([process.execPath, join(ROOT, "agents/main.ts")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      LOG_LEVEL: "warn",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: dbUrl,
-      CLICKHOUSE_URL: clickhouse.url,
-      SOLANA_RPC_URL: rpc.url,
-      SIMULATOR: "off",
-      PLATFORM_CONFIGS: `launch:${CONFIG}`,
-      VAULT_ENCRYPTION_KEY: Buffer.from(new Uint8Array(32).fill(7)).toString("base64"),
-      TREASURY_SECRET_KEY: bs58.encode(treasury.secretKey),
-      FEE_DISTRIBUTION_MINUTES: "60",
-      TREASURY_EXECUTOR_SECONDS: "1",
-      TREASURY_EXECUTOR_LEASE_SECONDS: "2",
-      TREASURY_EXECUTOR_CRASH_AT: crashAt ?? "",
-    },
-  });
-}
+/** The platform config read from the double, the treasury key, a fee distribution every hour. */
+const env = () => ({
+  SOLANA_RPC_URL: rpc.url,
+  PLATFORM_CONFIGS: `launch:${CONFIG}`,
+  VAULT_ENCRYPTION_KEY: Buffer.from(new Uint8Array(32).fill(7)).toString("base64"),
+  TREASURY_SECRET_KEY: bs58.encode(treasury.secretKey),
+  FEE_DISTRIBUTION_MINUTES: "60",
+});
 
 /** New partner fees on both pools (a new block), a run due, and what its split pays. */
 async function feesAccrued(fees: [bigint, bigint]) {
@@ -109,32 +75,17 @@ async function feesAccrued(fees: [bigint, bigint]) {
   for (const a of splitClaims(coins.map((c, i) => ({ ...c, lamports: fees[i]! })), SPLIT).allocations) expected.set(a.recipient, (expected.get(a.recipient) ?? 0n) + a.lamports);
 }
 
-const runsDone = async (n: number) => {
-  const r = await db<{ n: number }[]>`SELECT count(*)::int AS n FROM fee_distributions WHERE status = 'done'`;
-  return r[0]!.n >= n ? true : undefined;
-};
+const crashAt = (step: CrashStep) => testbed.crashAt(env(), step);
 
-async function crashAt(step: CrashStep): Promise<void> {
-  const proc = spawnAgents(await freePort(), step);
-  try {
-    await until(`the agents process killing itself at ${step}`, async () => (proc.exitCode !== null || proc.signalCode !== null ? true : undefined), 120_000);
-    if (proc.signalCode !== "SIGKILL") throw new Error(`expected SIGKILL at ${step}, got exit ${proc.exitCode}; it printed:\n${await printed(proc)}`);
-  } finally {
-    await stopChild(proc, "SIGKILL");
-  }
-}
-
+/** Started again without the hook until `runs` runs are done; then stopped cleanly. */
 async function recover(runs: number): Promise<void> {
-  const proc = spawnAgents(await freePort());
-  try {
-    await until(`${runs} fee-distribution runs done after the restart`, () => runsDone(runs), 120_000).catch(async (err) => {
-      const batches = await db`SELECT owner_kind, owner_id, seq, status, attempts, error FROM payment_batches ORDER BY id`;
-      await stopChild(proc);
-      throw new Error(`${(err as Error).message}; batches: ${JSON.stringify(batches)}; it printed:\n${await printed(proc)}`);
-    });
-  } finally {
-    expect(await stopChild(proc)).toBe(0);
-  }
+  const code = await testbed.runUntil(
+    env(),
+    `${runs} fee-distribution runs done after the restart`,
+    async () => (await db<{ n: number }[]>`SELECT count(*)::int AS n FROM fee_distributions WHERE status = 'done'`)[0]!.n >= runs,
+    () => db`SELECT owner_kind, owner_id, seq, status, attempts, error FROM payment_batches ORDER BY id`,
+  );
+  expect(code).toBe(0);
 }
 
 async function expectLedgerExact(runs: number) {
