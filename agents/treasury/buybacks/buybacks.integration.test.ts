@@ -263,6 +263,9 @@ describe("GET /v1/daemons/:mint/buybacks", () => {
     expect(page2.body).toMatchObject({ nextCursor: null });
     expect(page2.body.items.map((i: { ref: string }) => i.ref)).toEqual(["a"]);
     expect((await p.call(`/v1/daemons/${addr()}/buybacks`)).status).toBe(404);
+    // a browser's preflight before the operator's POST
+    const pre = await p.call(`/v1/daemons/${a.mint}/buybacks`, { method: "OPTIONS" });
+    expect([pre.status, pre.headers.get("access-control-allow-origin"), pre.headers.get("access-control-allow-headers")]).toEqual([204, "*", "authorization, content-type"]);
     const bad = await p.call(`/v1/daemons/not-a-mint/buybacks?limit=0&cursor=x`);
     expect([bad.status, bad.body.error.details.map((d: { field: string }) => d.field).sort()]).toEqual([400, ["cursor", "limit", "mint"]]);
   });
