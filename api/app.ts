@@ -1,5 +1,5 @@
 /**
- * The HTTP app: health, the Data API, the Application API's public reads, the daemon surface, wallet sign-in and the
+ * The HTTP app: health, the Data API, the Application API's public reads, the daemon surface and its treasury actions, wallet sign-in and the
  * signed-in account, the Launch API, stored media, the webhook receiver, the realtime channel and metrics.
  * One Elysia instance per feature, composed here.
  */
@@ -15,7 +15,8 @@ import { launchRoutes, type LaunchRouteDeps } from "./launches";
 import { mediaRoutes } from "./media";
 import { poolRoutes, type PoolRouteDeps } from "./pools";
 import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
-import { buybackRoutes, type BuybackRouteDeps } from "./daemons/buybacks";
+import { treasuryRoutes, type TreasuryRouteDeps } from "./treasury";
+import { buybackRoutes, type BuybackRouteDeps } from "./treasury/buybacks";
 import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
 import { realtimeRoutes, WEBSOCKET_SETTINGS, type RealtimeRouteDeps } from "./realtime";
@@ -42,6 +43,8 @@ export type AppDeps = {
   pools?: PoolRouteDeps | null;
   /** the daemon surface (/v1/daemons/..., /v1/me/console, /v1/me/approvals) */
   daemons?: DaemonRouteDeps | null;
+  /** treasury actions (/v1/daemons/:mint/airdrops, ...) */
+  treasury?: TreasuryRouteDeps | null;
   /** an agent's buybacks (/v1/daemons/:mint/buybacks): the operator's requests and the public list */
   buybacks?: BuybackRouteDeps | null;
   /** wallet sign-in (/v1/auth/nonce, verify, refresh, logout) */
@@ -83,6 +86,7 @@ export function createApp(deps: AppDeps) {
       return (await registry.metrics()) + ((await deps.metricsText?.()) ?? "");
     })
     .use(deps.daemons ? daemonRoutes(deps.daemons) : new Elysia())
+    .use(deps.treasury ? treasuryRoutes(deps.treasury) : new Elysia())
     .use(deps.buybacks ? buybackRoutes(deps.buybacks) : new Elysia())
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads

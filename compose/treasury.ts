@@ -8,7 +8,7 @@ import type { Keypair } from "@solana/web3.js";
 import type { Builder } from "../agents/treasury/builders";
 import { builderRegistry } from "../agents/treasury/builders";
 import { ownerRegistry, type OwnerHandlers } from "../agents/treasury/owners";
-import { startPaymentExecutor } from "../agents/treasury/executor";
+import { startPaymentExecutor, type ExecutorDeps } from "../agents/treasury/executor";
 import { airdropOwner } from "../agents/treasury/airdrops/settle";
 import { executeApprovedAirdrops } from "../agents/treasury/airdrops/proposals";
 import type { ConfigRegistry } from "../ingest/contract/configs";
@@ -58,6 +58,28 @@ export function treasuryOwners(deps: TreasuryOwnerDeps) {
   return ownerRegistry(handlers);
 }
 
+/** What the payment executor runs with (tests run its turns with these). */
+export function treasuryExecutorDeps(
+  config: Config,
+  engines: { sql: Sql; ch: ClickHouse },
+  configs: ConfigRegistry,
+  rpc: SolanaRpc,
+  log: Logger,
+  o: { treasuryKey?: () => Keypair | null } = {},
+): ExecutorDeps {
+  const elog = log.child({ stage: "treasury-executor" });
+  return {
+    sql: engines.sql,
+    chain: createLaunchChain(rpc.connection),
+    connection: rpc.connection,
+    builders: treasuryBuilders({ sql: engines.sql, configs, log: elog }),
+    owners: treasuryOwners({ ...engines, log: elog, rpc, configs, split: config.tokenomics.split }),
+    signers: { sql: engines.sql, vaultEncryptionKey: config.launch.vaultEncryptionKey, treasuryKey: o.treasuryKey },
+    log: elog,
+    options: { intervalMs: config.treasuryExecutor.intervalMs, leaseSeconds: config.treasuryExecutor.leaseSeconds, crashAt: config.treasuryExecutor.crashAt },
+  };
+}
+
 /** The payment executor of this process; null without a chain (nothing can be paid). */
 export function startTreasuryExecutor(
   config: Config,
@@ -68,17 +90,7 @@ export function startTreasuryExecutor(
   o: { treasuryKey?: () => Keypair | null } = {},
 ) {
   if (!rpc) return null;
-  const elog = log.child({ stage: "treasury-executor" });
-  return startPaymentExecutor({
-    sql: engines.sql,
-    chain: createLaunchChain(rpc.connection),
-    connection: rpc.connection,
-    builders: treasuryBuilders({ sql: engines.sql, configs, log: elog }),
-    owners: treasuryOwners({ ...engines, log: elog, rpc, configs, split: config.tokenomics.split }),
-    signers: { sql: engines.sql, vaultEncryptionKey: config.launch.vaultEncryptionKey, treasuryKey: o.treasuryKey },
-    log: elog,
-    options: { intervalMs: config.treasuryExecutor.intervalMs, leaseSeconds: config.treasuryExecutor.leaseSeconds, crashAt: config.treasuryExecutor.crashAt },
-  });
+  return startPaymentExecutor(treasuryExecutorDeps(config, engines, configs, rpc, log, o));
 }
 
 /**

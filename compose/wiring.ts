@@ -34,6 +34,8 @@ import { createAuth, createAuthService, type AuthRouteDeps } from "../api/auth";
 import type { MeRouteDeps } from "../api/me";
 import { createBalanceReader } from "../api/me/wallet";
 import type { DaemonRouteDeps } from "../api/daemons";
+import type { TreasuryRouteDeps } from "../api/treasury";
+import { airdropActions } from "../agents/treasury/airdrops/service";
 import type { Authenticate } from "../api/daemons/operator";
 import type { Firewall } from "../api/firewall/firewall";
 import { startAgentRuntime } from "../agents/runtime";
@@ -43,7 +45,7 @@ import { createHub, DEFAULT_FRAME_BUDGET } from "../api/realtime/hub";
 import type { RealtimeRouteDeps } from "../api/realtime";
 import { cachedTokenSupply } from "../api/app-public/token-supply";
 import { PublicKey } from "@solana/web3.js";
-import type { BuybackRouteDeps } from "../api/daemons/buybacks";
+import type { BuybackRouteDeps } from "../api/treasury/buybacks";
 import { buybackActions } from "../agents/treasury/buybacks/service";
 import { buybackDeps } from "./treasury";
 
@@ -197,6 +199,12 @@ export function buybackApiDeps(daemons: DaemonRouteDeps, engines: Engines, confi
   };
 }
 
+/** Treasury actions' routes (airdrops): the Data API's engines, cache and client budget, the chain for snapshots, who is signed in. */
+export function treasuryApiDeps(data: DataApiDeps, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger, authenticate: Authenticate): TreasuryRouteDeps {
+  const airdrops = airdropActions({ sql: data.sql, ch: data.ch, rpc, configs, log: log.child({ stage: "treasury" }) });
+  return { sql: data.sql, authenticate, airdrops, cache: data.cache, limiter: data.limiter, clientOf: data.clientOf };
+}
+
 /**
  * The realtime channel (/v1/ws): this process's sockets (the hub) and its relay, which LISTENs on
  * `listenUrl` (the Postgres the lines are written to) over a connection of its own, opened when
@@ -271,6 +279,7 @@ export async function wirePlatform(opts: {
     auth: signIn.routes,
     me: signIn.me,
     daemons,
+    treasury: treasuryApiDeps(data, configs, opts.rpc ?? null, log, daemons.authenticate),
     buybacks: buybackApiDeps(daemons, engines, configs, opts.rpc ?? null, log),
     realtime: realtime?.routes ?? null,
   });

@@ -175,6 +175,20 @@ describe("payment executor", () => {
     expect([f!.status, f!.error]).toEqual(["failed", "could not be built 2 times: quote failed"]);
   });
 
+  test("two batches paying the same transfers under one blockhash are two transactions (the memo tells them apart), both paid", async () => {
+    const a = await agentWithVault(e.sql, { encryptionKey: key });
+    const t = transfers(2);
+    await queue(`twin1-${a.mint}`, a.mint, t);
+    await queue(`twin2-${a.mint}`, a.mint, t);
+    await drain(`twin1-${a.mint}`);
+    await drain(`twin2-${a.mint}`);
+    const [one, two] = [(await batches(`twin1-${a.mint}`))[0]!, (await batches(`twin2-${a.mint}`))[0]!];
+    expect([one.status, two.status]).toEqual(["confirmed", "confirmed"]);
+    expect(one.signature).not.toBe(two.signature);
+    const paid = await paidOnChain(rpc, a.vault.publicKey.toBase58());
+    for (const x of t) expect(paid.byRecipient.get(x.recipient)).toBe(2n * x.lamports);
+  });
+
   test("two executors at once: each batch built once, paid once", async () => {
     const a = await agentWithVault(e.sql, { encryptionKey: key });
     const t = transfers(60);

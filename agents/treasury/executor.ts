@@ -18,11 +18,13 @@
  * SOL, ...) fails the batch: it never reached the cluster. Keys that are not available here
  * (no VAULT_ENCRYPTION_KEY, no treasury key) leave batches waiting, never failed.
  *
+ * Each transaction carries a memo `acp:batch:<id>:<attempt>` (batchMemo), so no two are alike.
+ *
  * TREASURY_EXECUTOR_CRASH_AT (tests only) kills this process with SIGKILL at a named step.
  */
 import { randomUUID } from "node:crypto";
 import bs58 from "bs58";
-import { Transaction, type Connection } from "@solana/web3.js";
+import { PublicKey, Transaction, TransactionInstruction, type Connection } from "@solana/web3.js";
 import type { Sql } from "../../infra/postgres";
 import type { Logger } from "../../infra/log";
 import { SendRejected, type LaunchChain } from "../../infra/solana-tx/chain";
@@ -32,6 +34,18 @@ import type { OwnerRegistry } from "./owners";
 import { signerFor, SignerUnavailable, type SignerDeps } from "./signers";
 import { transfersOf } from "./batches";
 import { buildFailed, claimDue, currentTx, expire, markSending, markSent, record, release, settle, type Claimed } from "./ledger";
+
+/** SPL Memo v2 (the spl-memo package's MEMO_PROGRAM_ID; not a dependency here for one constant). */
+export const MEMO_PROGRAM_ID = new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
+
+/**
+ * Every transaction carries a memo naming its batch and attempt: two batches paying the same
+ * transfers from the same vault under one blockhash would otherwise be the same bytes, one
+ * signature, and the chain would take the second for a duplicate of the first (and it would
+ * look paid without paying). About 50 bytes of the 1232 a transaction may have.
+ */
+export const batchMemo = (b: { id: bigint }, attempt: number) =>
+  new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(`acp:batch:${b.id}:${attempt}`, "utf8") });
 
 export type CrashStep = "signed" | "recorded" | "sent" | "marked-sent" | "settled";
 
@@ -190,7 +204,7 @@ async function build(deps: ExecutorDeps, b: Claimed): Promise<string | "waiting"
     const built = await builder.build({ batch: b, payer: key.publicKey, transfers, connection: deps.connection });
     blockhash = await deps.chain.latestBlockhash();
     const tx = new Transaction({ feePayer: key.publicKey, blockhash: blockhash.blockhash, lastValidBlockHeight: blockhash.lastValidBlockHeight });
-    tx.add(...built.instructions);
+    tx.add(...built.instructions, batchMemo(b, b.attempts + 1));
     tx.sign(key, ...(built.signers ?? []));
     raw = tx.serialize();
     signature = bs58.encode(tx.signature!);

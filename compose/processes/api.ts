@@ -9,7 +9,7 @@ import type { Logger } from "../../infra/log";
 import { createSolPriceService } from "../../infra/sol-price";
 import { createApp } from "../../api/app";
 import { openPlatform, processHandle } from "../boot";
-import { buybackApiDeps, daemonApiDeps, dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources, realtimePlatform, signInApiDeps } from "../wiring";
+import { buybackApiDeps, daemonApiDeps, dataApiDeps, treasuryApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources, realtimePlatform, signInApiDeps } from "../wiring";
 import { withLaunchVaultKey } from "./vault-key";
 
 export async function startApi(given: Config, log: Logger) {
@@ -34,6 +34,7 @@ export async function startApi(given: Config, log: Logger) {
     auth: signIn.routes,
     me: signIn.me,
     daemons,
+    treasury: treasuryApiDeps(data, configs, rpc, log, signIn.auth.authenticate),
     buybacks: buybackApiDeps(daemons, engines, configs, rpc, log),
     realtime: realtime.routes,
   });

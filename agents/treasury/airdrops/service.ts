@@ -20,7 +20,8 @@ import { ApiError } from "../../../api/errors";
 import { capabilitiesOf } from "../../../api/daemons/catalog";
 import { appendStdout } from "../../../api/daemons/store";
 import { solText } from "../../runtime/tools";
-import { readHolders, storeSnapshot, type HolderRead } from "../snapshot";
+import { loadSnapshot, readHolders, snapshotView, storeSnapshot, type HolderRead } from "../snapshot";
+import type { AirdropActions } from "../../../api/treasury/actions";
 import { claimedFeesOf, reserveVaultSpend, vaultRoom } from "../spend";
 import { enqueuePayments, batchesOf, batchView } from "../batches";
 import { holdsVaultKey } from "../signers";
@@ -176,5 +177,27 @@ export async function listAirdrops(sql: Sql, mint: string, q: { limit: number; c
       batches: batches.filter((b) => b.owner_id === r.id.toString()).map(batchView),
     })),
     nextCursor: rows.length > q.limit ? page.at(-1)!.id.toString() : null,
+  };
+}
+
+/** The airdrop actions the routes call (api/treasury/actions.ts), over these deps. */
+export function airdropActions(deps: AirdropDeps): AirdropActions {
+  const agent = async (mint: string) => {
+    const a = await airdropAgent(deps.sql, mint);
+    if (!a) throw new Error(`no agent with mint ${mint}`);
+    return a;
+  };
+  return {
+    preview: async (mint, r) => previewAirdrop(deps, await agent(mint), r),
+    execute: async (mint, r, by) => {
+      const done = await executeAirdrop(deps, await agent(mint), r, by);
+      return { ref: done.ref, queued: done.queued };
+    },
+    list: (mint, q) => listAirdrops(deps.sql, mint, q),
+    async snapshot(mint, airdropId) {
+      const [a] = await deps.sql<{ snapshot_id: bigint }[]>`SELECT snapshot_id FROM airdrops WHERE mint = ${mint} AND id = ${airdropId}`;
+      const s = a ? await loadSnapshot(deps.sql, a.snapshot_id, mint) : null;
+      return s ? snapshotView(s) : null;
+    },
   };
 }

@@ -17,9 +17,9 @@
  * L below the minimum pays nobody (the caller refuses it).
  */
 import type { HolderEntry } from "../snapshot";
+import { MIN_PAYOUT_LAMPORTS } from "../../../api/treasury/limits";
 
-/** The rent-exempt minimum of a 0-byte system account: a transfer leaving a new or empty wallet below it fails ("insufficient funds for rent"). */
-export const MIN_PAYOUT_LAMPORTS = 890_880n;
+export { MIN_PAYOUT_LAMPORTS };
 
 export type Share = { owner: string; balance: bigint; lamports: bigint };
 export type Shares = {

@@ -6,7 +6,7 @@
  * "buying back and burning"). A refusal (not covered, a full curve, no vault key) is final
  * and told on the agent's stdout; a chain that does not answer leaves it for the next turn.
  */
-import { DEFAULT_SLIPPAGE_BPS } from "../../../api/daemons/buybacks";
+import { DEFAULT_SLIPPAGE_BPS } from "../../../api/treasury/buybacks";
 import { executeApprovedProposals, invalidProposal, payloadLamports } from "../proposals";
 import { BUYBACK, requestBuyback, type BuybackDeps } from "./service";
 

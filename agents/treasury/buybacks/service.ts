@@ -17,7 +17,7 @@ import type { Sql } from "../../../infra/postgres";
 import type { Logger } from "../../../infra/log";
 import { ApiError, notFound, validationError } from "../../../api/errors";
 import { coinPools, decimalsOf, quoteAt, snapshotOf, type PoolDeps } from "../../../api/pools/service";
-import { BUYBACK_MAX_LAMPORTS, type BuybackActions, type BuybackRequest, type BuybacksPage } from "../../../api/daemons/buybacks";
+import { BUYBACK_MAX_LAMPORTS, type BuybackActions, type BuybackRequest, type BuybacksPage } from "../../../api/treasury/buybacks";
 import { appendStdout, inTx } from "../../../api/daemons/store";
 import { solText } from "../../runtime/tools";
 import { quotedInSol } from "../../swaps/buy";
@@ -143,7 +143,7 @@ export async function listBuybacks(sql: Sql, mint: string, q: BuybacksPage) {
   return { items: page.map(buybackView), nextCursor: rows.length > q.limit ? page.at(-1)!.id.toString() : null };
 }
 
-/** The routes' actions (api/daemons/buybacks.ts), built by the composition root. */
+/** The routes' actions (api/treasury/buybacks.ts), built by the composition root. */
 export const buybackActions = (deps: BuybackDeps): BuybackActions => ({
   request: async (agent, body, requestedBy) => {
     const { ref, queued } = await requestBuyback(deps, agent.mint, body, { requestedBy });

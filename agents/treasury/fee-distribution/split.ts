@@ -13,7 +13,7 @@
  * lamports) fails, and a vault may be an empty account. Smaller amounts wait, owed, for the
  * next runs (`owedPayouts`).
  */
-import { MIN_PAYOUT_LAMPORTS } from "../airdrops/shares";
+import { MIN_PAYOUT_LAMPORTS } from "../../../api/treasury/limits";
 
 export { MIN_PAYOUT_LAMPORTS };
 export type Split = { vault: number; creator: number; platformBurn: number };

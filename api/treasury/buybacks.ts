@@ -1,5 +1,6 @@
 /**
- * Buybacks of an agent's coin (issue 14): `POST /v1/daemons/:mint/buybacks` for its operator
+ * Buybacks of an agent's coin (issue 14), beside the other treasury actions' routes (index.ts):
+ * `POST /v1/daemons/:mint/buybacks` for its operator
  * (`{ lamports, slippageBps?, burn?, ref? }` → 202 `{ ref, queued }`) and the public
  * `GET /v1/daemons/:mint/buybacks` (records, newest first). The work itself (limits against
  * the vault's claimed fees, the swap and burn) is the agents' treasury core's
@@ -18,15 +19,15 @@ import type { ResponseCache } from "../public/cache";
 import { readJson } from "../launches/body";
 import { SIGNED_IN_CORS } from "../auth";
 import { parseAll } from "../app-public";
-import { MintParam, parseBody } from "./model";
-import { signedIn, type Authenticate } from "./operator";
+import { MintParam, parseBody } from "../daemons/model";
+import { signedIn, type Authenticate } from "../daemons/operator";
 import { intInRange } from "../public/model";
-import { operatorAgent } from "./service";
-import type { AgentRecord } from "./store";
+import { operatorAgent } from "../daemons/service";
+import type { AgentRecord } from "../daemons/store";
+import { BUYBACK_MAX_LAMPORTS } from "./limits";
 import type { Sql } from "../../infra/postgres";
 
-/** The spec's limit: at most 0.5 SOL per buyback. */
-export const BUYBACK_MAX_LAMPORTS = 500_000_000n;
+export { BUYBACK_MAX_LAMPORTS };
 export const DEFAULT_SLIPPAGE_BPS = 100;
 const REF = /^[A-Za-z0-9._:-]{1,64}$/;
 
