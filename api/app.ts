@@ -18,6 +18,7 @@ import { poolRoutes, type PoolRouteDeps } from "./pools";
 import { daemonRoutes, type DaemonRouteDeps } from "./daemons";
 import { contestRoutes, type ContestRouteDeps } from "./contests";
 import { treasuryRoutes, type TreasuryRouteDeps } from "./treasury";
+import { buybackRoutes, type BuybackRouteDeps } from "./treasury/buybacks";
 import { authRoutes, type AuthRouteDeps } from "./auth";
 import { meRoutes, type MeRouteDeps } from "./me";
 import { realtimeRoutes, WEBSOCKET_SETTINGS, type RealtimeRouteDeps } from "./realtime";
@@ -50,6 +51,8 @@ export type AppDeps = {
   contests?: ContestRouteDeps | null;
   /** treasury actions (/v1/daemons/:mint/airdrops, ...) */
   treasury?: TreasuryRouteDeps | null;
+  /** an agent's buybacks (/v1/daemons/:mint/buybacks): the operator's requests and the public list */
+  buybacks?: BuybackRouteDeps | null;
   /** wallet sign-in (/v1/auth/nonce, verify, refresh, logout) */
   auth?: AuthRouteDeps | null;
   /** the signed-in account (/v1/me, /v1/me/agents, /v1/me/wallet) */
@@ -93,6 +96,7 @@ export function createApp(deps: AppDeps) {
     .use(deps.daemons ? daemonRoutes(deps.daemons) : new Elysia())
     .use(deps.contests ? contestRoutes(deps.contests) : new Elysia())
     .use(deps.treasury ? treasuryRoutes(deps.treasury) : new Elysia())
+    .use(deps.buybacks ? buybackRoutes(deps.buybacks) : new Elysia())
     .use(deps.data ? publicRoutes(deps.data) : new Elysia())
     // the Application API's public reads (/v1/tokens, /v1/price/sol, /v1/feed, /v1/daemons/:mint/feed) read what the Data API reads
     .use(deps.data ? appPublicRoutes(deps.data) : new Elysia())

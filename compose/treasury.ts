@@ -19,20 +19,43 @@ import type { Logger } from "../infra/log";
 import type { SolanaRpc } from "../infra/solana-rpc";
 import { createLaunchChain } from "../infra/solana-tx/chain";
 import { contestOwner } from "../agents/contests/settle";
+import { createPoolReader } from "../api/pools/chain";
+import { buybackBuilders } from "../agents/treasury/buybacks/builders";
+import { buybackOwner } from "../agents/treasury/buybacks/settle";
+import { executeApprovedBuybacks } from "../agents/treasury/buybacks/proposals";
+import type { BuybackDeps } from "../agents/treasury/buybacks/service";
+import { claimBuilders } from "../agents/treasury/fee-distribution/claims";
+import { FEE_CLAIM, FEE_PAYOUT, feeClaimOwner, feePayoutOwner } from "../agents/treasury/fee-distribution/run";
+import { PLATFORM_BUYBACK, platformBuybackOwner } from "../agents/treasury/fee-distribution/platform-buyback";
+import type { Split } from "../agents/treasury/fee-distribution/split";
+import { scheduleFeeDistribution } from "../agents/treasury/fee-distribution/job";
+import { loadTreasurySigner } from "../infra/treasury-key";
 
-export type TreasuryOwnerDeps = { sql: Sql; ch: ClickHouse; log: Logger; rpc: SolanaRpc | null; configs: ConfigRegistry };
+export type TreasuryOwnerDeps = { sql: Sql; ch: ClickHouse; log: Logger; rpc: SolanaRpc | null; configs: ConfigRegistry; split: Split };
 
 /** Builders beyond the built-in 'transfers' (buybacks' swaps and burns, fee claims, ...). */
-export function treasuryBuilders() {
-  const extra: Record<string, Builder> = {};
+export function treasuryBuilders(deps: { sql: Sql; configs: ConfigRegistry; log: Logger }) {
+  const extra: Record<string, Builder> = { ...buybackBuilders(deps), ...claimBuilders };
   return builderRegistry(extra);
 }
+
+/** What buybacks need: the engines, and the coin's pool read over RPC (none: 503). */
+export const buybackDeps = (deps: { sql: Sql; ch: ClickHouse; log: Logger; rpc: SolanaRpc | null; configs: ConfigRegistry }): BuybackDeps => ({
+  sql: deps.sql,
+  ch: deps.ch,
+  log: deps.log,
+  pools: { sql: deps.sql, configs: deps.configs, reader: deps.rpc ? createPoolReader({ read: deps.rpc.getAccountsAtSlot }) : null, log: deps.log },
+});
 
 /** Settlement handlers per owner kind. */
 export function treasuryOwners(deps: TreasuryOwnerDeps) {
   const handlers: Record<string, OwnerHandlers> = {
     airdrop: airdropOwner({ ...deps, beforeTurn: async () => void (await executeApprovedAirdrops(deps)) }),
     contest: contestOwner(deps),
+    buyback: { ...buybackOwner(deps), beforeTurn: async () => void (await executeApprovedBuybacks(buybackDeps(deps))) },
+    [FEE_CLAIM]: feeClaimOwner(deps.split),
+    [FEE_PAYOUT]: feePayoutOwner,
+    [PLATFORM_BUYBACK]: platformBuybackOwner,
   };
   return ownerRegistry(handlers);
 }
@@ -51,8 +74,8 @@ export function treasuryExecutorDeps(
     sql: engines.sql,
     chain: createLaunchChain(rpc.connection),
     connection: rpc.connection,
-    builders: treasuryBuilders(),
-    owners: treasuryOwners({ ...engines, log: elog, rpc, configs }),
+    builders: treasuryBuilders({ sql: engines.sql, configs, log: elog }),
+    owners: treasuryOwners({ ...engines, log: elog, rpc, configs, split: config.tokenomics.split }),
     signers: { sql: engines.sql, vaultEncryptionKey: config.launch.vaultEncryptionKey, treasuryKey: o.treasuryKey },
     log: elog,
     options: { intervalMs: config.treasuryExecutor.intervalMs, leaseSeconds: config.treasuryExecutor.leaseSeconds, crashAt: config.treasuryExecutor.crashAt },
@@ -70,4 +93,30 @@ export function startTreasuryExecutor(
 ) {
   if (!rpc) return null;
   return startPaymentExecutor(treasuryExecutorDeps(config, engines, configs, rpc, log, o));
+}
+
+/**
+ * The platform treasury of this process: its key (TREASURY_SECRET_KEY sealed into Postgres,
+ * or the one sealed there before: infra/treasury-key.ts), handed to the executor as
+ * `treasuryKey`, and, with a chain, the key and FEE_DISTRIBUTION_MINUTES > 0, the fee
+ * distribution's job (agents/treasury/fee-distribution/job.ts).
+ */
+export async function startPlatformTreasury(config: Config, engines: { sql: Sql }, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger) {
+  const tlog = log.child({ stage: "fee-distribution" });
+  const signer = await loadTreasurySigner({ sql: engines.sql, secret: config.treasurySecretKey, encryptionKey: config.launch.vaultEncryptionKey, log: tlog });
+  const job =
+    signer && rpc && config.feeDistributionMinutes > 0
+      ? scheduleFeeDistribution({
+          sql: engines.sql,
+          rpc,
+          configs,
+          log: tlog,
+          treasury: signer.address,
+          split: config.tokenomics.split,
+          minutes: config.feeDistributionMinutes,
+          platformTokenMint: config.tokenomics.platformTokenMint,
+        })
+      : null;
+  if (signer) tlog.info("platform treasury", { treasury: signer.address, feeDistribution: job ? `every ${config.feeDistributionMinutes} minutes` : "off" });
+  return { treasuryKey: () => signer?.keypair() ?? null, stop: () => job?.stop() };
 }

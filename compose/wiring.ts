@@ -47,6 +47,9 @@ import { createHub, DEFAULT_FRAME_BUDGET } from "../api/realtime/hub";
 import type { RealtimeRouteDeps } from "../api/realtime";
 import { cachedTokenSupply } from "../api/app-public/token-supply";
 import { PublicKey } from "@solana/web3.js";
+import type { BuybackRouteDeps } from "../api/treasury/buybacks";
+import { buybackActions } from "../agents/treasury/buybacks/service";
+import { buybackDeps } from "./treasury";
 
 export type Engines = { ch: ClickHouse; sql: Sql };
 
@@ -197,6 +200,18 @@ export function contestApiDeps(daemons: DaemonRouteDeps, ch: ClickHouse, configs
   };
 }
 
+/** Buybacks (/v1/daemons/:mint/buybacks): the daemon routes' engines, cache, budget and sign-in; the treasury core's buyback service. */
+export function buybackApiDeps(daemons: DaemonRouteDeps, engines: Engines, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger): BuybackRouteDeps {
+  return {
+    sql: daemons.sql,
+    cache: daemons.cache,
+    authenticate: daemons.authenticate,
+    limiter: daemons.limiter,
+    clientOf: daemons.clientOf,
+    buybacks: buybackActions(buybackDeps({ ...engines, log: log.child({ stage: "buybacks" }), rpc, configs })),
+  };
+}
+
 /** Treasury actions' routes (airdrops): the Data API's engines, cache and client budget, the chain for snapshots, who is signed in. */
 export function treasuryApiDeps(data: DataApiDeps, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger, authenticate: Authenticate): TreasuryRouteDeps {
   const airdrops = airdropActions({ sql: data.sql, ch: data.ch, rpc, configs, log: log.child({ stage: "treasury" }) });
@@ -279,6 +294,7 @@ export async function wirePlatform(opts: {
     daemons,
     contests: contestApiDeps(daemons, engines.ch, configs, opts.rpc ?? null, log),
     treasury: treasuryApiDeps(data, configs, opts.rpc ?? null, log, daemons.authenticate),
+    buybacks: buybackApiDeps(daemons, engines, configs, opts.rpc ?? null, log),
     realtime: realtime?.routes ?? null,
   });
   return { app, bus, sink, metrics, consumerStats, registry, price, decoder, launches, addressSync, auth: signIn.auth, holders, realtime };

@@ -5,8 +5,8 @@
  */
 import type { Sql } from "./postgres";
 
-/** Advisory lock keys, in one place: Postgres migrations use 7263001. daemonOperator is the first of a pair (the second: hashtext(mint)), one lock per agent; vaultSpend likewise (hashtext(vault)), a transaction-level lock per vault (agents/treasury/spend.ts); contests: the contest job (agents/contests/job.ts). */
-export const LOCKS = { reconcile: 7263002, launchTracker: 7263003, clickhouseMigrations: 7263004, heliusAddressSync: 7263005, daemonOperator: 7263006, holdersReconcile: 7263007, vaultSpend: 7263008, contests: 7263011 } as const;
+/** Advisory lock keys, in one place: Postgres migrations use 7263001. daemonOperator is the first of a pair (the second: hashtext(mint)), one lock per agent; vaultSpend likewise (hashtext(vault)), a transaction-level lock per vault (agents/treasury/spend.ts); contests: the contest job (agents/contests/job.ts); feeDistribution: the platform's fee distribution job. */
+export const LOCKS = { reconcile: 7263002, launchTracker: 7263003, clickhouseMigrations: 7263004, heliusAddressSync: 7263005, daemonOperator: 7263006, holdersReconcile: 7263007, vaultSpend: 7263008, contests: 7263011, feeDistribution: 7263016 } as const;
 
 /** Runs `job` holding the lock, waiting for it as long as another process holds it. */
 export async function whileHoldingLock<T>(sql: Sql, key: number, job: () => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { resolve } from "node:path";
 import ipaddr from "ipaddr.js";
+import { parseTreasurySecret } from "./treasury-key";
 
 const optionalUrl = (protocols: string[]) =>
   v.optional(
@@ -157,6 +158,10 @@ const EnvSchema = v.object({
   HELIUS_API_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"), v.check((s) => /^https?:\/\//.test(s), "must start with https:// or http://")), "https://api-mainnet.helius-rpc.com"),
   /** the platform treasury wallet, watched by the webhook too; unset = not watched */
   TREASURY_ADDRESS: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
+  /** the platform treasury's key, base58 of the 64-byte secret key (a secret, never logged): it claims the platform's fees and pays them out (agents/fee-distribution/); sealed into Postgres at start (infra/treasury-key.ts), so it may be removed after one start */
+  TREASURY_SECRET_KEY: v.optional(v.pipe(v.string(), v.check((s) => typeof parseTreasurySecret(s) !== "string", "must be a Solana secret key: 64 bytes in base58"))),
+  /** minutes between two runs of the platform's fee distribution (claims, split, payouts); 0 = off */
+  FEE_DISTRIBUTION_MINUTES: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0)), "60"),
   /** the platform token (bought back and burned with the platform's share of fees); unset = tokenomics without a platform token */
   PLATFORM_TOKEN_MINT: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
   /** how the treasury splits what it claims, in percent: vault,creator,platformBurn (summing to 100) */
@@ -244,6 +249,10 @@ export type Config = Readonly<{
   /** webhook address sync: on when both apiKey and webhookId are set */
   helius: Readonly<{ apiKey: string | null; webhookId: string | null; apiUrl: string }>;
   treasuryAddress: string | null;
+  /** TREASURY_SECRET_KEY (64 bytes), null when unset; sealed into Postgres at start (infra/treasury-key.ts) */
+  treasurySecretKey: Uint8Array | null;
+  /** minutes between two fee-distribution runs; 0 = off */
+  feeDistributionMinutes: number;
   /** the platform token and the treasury's split (percent) */
   tokenomics: Readonly<{ platformTokenMint: string | null; split: Readonly<{ vault: number; creator: number; platformBurn: number }> }>;
   /** the models operators may pick (MODEL_CATALOG); the first is the default */
@@ -276,7 +285,7 @@ function parseSplit(text: string): { vault: number; creator: number; platformBur
 }
 
 /** Keys whose values are never echoed, even when invalid (URLs may carry passwords). */
-const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL", "METRICS_TOKEN", "MODEL_PROVIDER_KEY", "MODEL_PROVIDER_URL"]);
+const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL", "METRICS_TOKEN", "MODEL_PROVIDER_KEY", "MODEL_PROVIDER_URL", "TREASURY_SECRET_KEY"]);
 
 /** Parses an environment (process.env by default) into a Config or throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -352,6 +361,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     helius: Object.freeze({ apiKey: e.HELIUS_API_KEY ?? null, webhookId: e.HELIUS_WEBHOOK_ID ?? null, apiUrl: e.HELIUS_API_URL.replace(/\/+$/, "") }),
     treasuryAddress: e.TREASURY_ADDRESS ?? null,
+    treasurySecretKey: e.TREASURY_SECRET_KEY ? (parseTreasurySecret(e.TREASURY_SECRET_KEY) as Uint8Array) : null,
+    feeDistributionMinutes: e.FEE_DISTRIBUTION_MINUTES,
     tokenomics: Object.freeze({
       platformTokenMint: e.PLATFORM_TOKEN_MINT ?? null,
       split: Object.freeze(typeof split === "string" ? { vault: 70, creator: 15, platformBurn: 15 } : split),

@@ -13,71 +13,35 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { freePort } from "../../infra/net";
-import { until } from "../../infra/testing/wait";
-import { testEngines, type TestEngines } from "../../infra/testing/engines";
-import { startClickhouseHttpDouble, type ClickhouseHttpDouble } from "../../infra/testing/clickhouse-http-double-process";
+import type { TestEngines } from "../../infra/testing/engines";
 import { startRpcTestDouble } from "../../infra/testing/rpc-double";
-import { printed, spawnChild, stopChild, type Child } from "../../infra/testing/processes";
-import { connectSql, type Sql } from "../../infra/postgres";
-import { migratePostgres } from "../../infra/migrate";
+import type { Sql } from "../../infra/postgres";
 import { createLogger } from "../../infra/log";
 import { createSolanaRpc } from "../../infra/solana-rpc";
 import { configRegistry } from "../../ingest/contract/configs";
 import { executeAirdrop, airdropAgent } from "./airdrops/service";
 import { agentWithVault, claimedFees, holdersOnChain, newAddress, testVaultEncryptionKey } from "./testing/agents";
 import { paidOnChain } from "./testing/chain-ledger";
+import { agentsProcessTestbed } from "./testing/agents-process";
 import type { CrashStep } from "./executor";
 
-const ROOT = join(import.meta.dir, "..", "..");
 const key = testVaultEncryptionKey();
+let testbed: Awaited<ReturnType<typeof agentsProcessTestbed>>;
 let engines: TestEngines;
-let clickhouse: ClickhouseHttpDouble;
 let rpc: ReturnType<typeof startRpcTestDouble>;
 let db: Sql;
-let dbUrl: string;
-const dataDir = mkdtempSync(join(tmpdir(), "acp-crash-"));
 
 beforeAll(async () => {
-  engines = await testEngines();
-  const database = `crash_${randomUUID().replaceAll("-", "").slice(0, 10)}`;
-  await engines.sql.unsafe(`CREATE DATABASE ${database}`);
-  dbUrl = engines.pgUrl.replace(/\/postgres$/, `/${database}`);
-  db = connectSql(dbUrl, 4);
-  await migratePostgres(db, createLogger("error"));
-  clickhouse = await startClickhouseHttpDouble();
+  testbed = await agentsProcessTestbed("crash");
+  ({ engines, db } = testbed);
   rpc = startRpcTestDouble();
 }, 120_000);
 afterAll(async () => {
   rpc?.stop();
-  await clickhouse?.stop();
-  await db?.end({ timeout: 1 });
-  rmSync(dataDir, { recursive: true, force: true });
+  await testbed?.stop();
 });
 
-function spawnAgents(port: number, crashAt?: CrashStep): Child {
-  return spawnChild([process.execPath, join(ROOT, "agents/main.ts")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      LOG_LEVEL: "warn",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: dbUrl,
-      CLICKHOUSE_URL: clickhouse.url,
-      SOLANA_RPC_URL: rpc.url,
-      SIMULATOR: "off",
-      PLATFORM_CONFIGS: "",
-      VAULT_ENCRYPTION_KEY: Buffer.from(key).toString("base64"),
-      TREASURY_EXECUTOR_SECONDS: "1",
-      TREASURY_EXECUTOR_LEASE_SECONDS: "2",
-      TREASURY_EXECUTOR_CRASH_AT: crashAt ?? "",
-    },
-  });
-}
+const env = () => ({ SOLANA_RPC_URL: rpc.url, PLATFORM_CONFIGS: "", VAULT_ENCRYPTION_KEY: Buffer.from(key).toString("base64") });
 
 /** An airdrop of 45 holders (3 batches) queued on the process's database, as the API would. */
 async function queueAirdrop() {
@@ -93,34 +57,17 @@ async function queueAirdrop() {
   return { a, id: r.id.toString(), shares: new Map(shares.map((s) => [s.recipient, BigInt(s.lamports)])) };
 }
 
-async function crashAt(step: CrashStep): Promise<void> {
-  const proc = spawnAgents(await freePort(), step);
-  try {
-    await until(`the agents process killing itself at ${step}`, async () => (proc.exitCode !== null || proc.signalCode !== null ? true : undefined), 90_000);
-    if (proc.signalCode !== "SIGKILL") throw new Error(`expected SIGKILL at ${step}, got exit ${proc.exitCode}; it printed:\n${await printed(proc)}`);
-  } finally {
-    await stopChild(proc, "SIGKILL");
-  }
-}
+const crashAt = (step: CrashStep) => testbed.crashAt(env(), step);
 
+/** Started again without the hook until the airdrop completed and its feed item is published; then stopped cleanly. */
 async function recover(airdropId: string): Promise<void> {
-  const proc = spawnAgents(await freePort());
-  try {
-    const outcome = await until("the airdrop completed after the restart", async () => {
-      if (proc.exitCode !== null || proc.signalCode !== null) return "exited";
-      const [r] = await db<{ completed_at: Date | null }[]>`SELECT completed_at FROM airdrops WHERE id = ${airdropId}`;
-      return r?.completed_at ? "completed" : undefined;
-    }, 90_000).catch(async (err) => {
-      const batches = await db`SELECT seq, status, attempts, error, due_at, lease_until, now() AS now FROM payment_batches WHERE owner_kind = 'airdrop' AND owner_id = ${airdropId} ORDER BY seq`;
-      await stopChild(proc);
-      throw new Error(`${(err as Error).message}; batches: ${JSON.stringify(batches)}; it printed:\n${await printed(proc)}`);
-    });
-    if (outcome === "exited") throw new Error(`the agents process exited (${proc.exitCode ?? proc.signalCode}); it printed:\n${await printed(proc)}`);
-    // its feed item reaches ClickHouse once published
-    await until("published", async () => ((await db<{ p: Date | null }[]>`SELECT published_at AS p FROM airdrops WHERE id = ${airdropId}`)[0]?.p ? true : undefined), 30_000);
-  } finally {
-    expect(await stopChild(proc)).toBe(0);
-  }
+  const code = await testbed.runUntil(
+    env(),
+    "the airdrop completed and published after the restart",
+    async () => !!(await db<{ p: Date | null }[]>`SELECT published_at AS p FROM airdrops WHERE id = ${airdropId} AND completed_at IS NOT NULL`)[0]?.p,
+    () => db`SELECT seq, status, attempts, error, due_at, lease_until, now() AS now FROM payment_batches WHERE owner_kind = 'airdrop' AND owner_id = ${airdropId} ORDER BY seq`,
+  );
+  expect(code).toBe(0);
 }
 
 async function expectLedgerExact(x: Awaited<ReturnType<typeof queueAirdrop>>) {

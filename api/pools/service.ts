@@ -25,7 +25,7 @@ export type PoolDeps = {
 
 type Venue = "dbc" | "damm_v2";
 /** Where a public platform coin trades now, from Postgres. */
-type CoinPools = { mint: string; dbcPool: string; dammPool: string | null; config: string };
+export type CoinPools = { mint: string; dbcPool: string; dammPool: string | null; config: string };
 
 /** 404 for a mint that is not a public platform coin (unknown, still launching, or hidden): the Data API's rule. */
 export async function coinPools(sql: Sql, mint: string): Promise<CoinPools> {
@@ -42,7 +42,7 @@ export async function coinPools(sql: Sql, mint: string): Promise<CoinPools> {
 const upstream = () => new ApiError(502, "UPSTREAM_ERROR", "the chain could not be read right now; retry in a few seconds", undefined, { "retry-after": "2" });
 
 /** The live snapshot of the pool the coin trades in now; RPC trouble is logged and answered 502. */
-async function snapshotOf(deps: PoolDeps, coin: CoinPools): Promise<PoolSnapshot> {
+export async function snapshotOf(deps: PoolDeps, coin: CoinPools): Promise<PoolSnapshot> {
   if (!deps.reader) throw new ApiError(503, "UPSTREAM_ERROR", "this deployment has no Solana RPC configured; live pool state is not available");
   const target: PoolTarget = coin.dammPool ? { venue: "damm_v2", pool: coin.dammPool } : { venue: "dbc", pool: coin.dbcPool, config: coin.config };
   try {
@@ -54,7 +54,7 @@ async function snapshotOf(deps: PoolDeps, coin: CoinPools): Promise<PoolSnapshot
 }
 
 /** Base (the coin) and quote decimals, from the platform config the coin was made on. */
-function decimalsOf(deps: PoolDeps, coin: CoinPools, snapshot: PoolSnapshot) {
+export function decimalsOf(deps: Pick<PoolDeps, "configs">, coin: CoinPools, snapshot: PoolSnapshot) {
   const cfg = deps.configs.byAddress.get(coin.config);
   const base = snapshot.venue === "dbc" ? snapshot.config.tokenDecimal : (cfg?.tokenDecimals ?? 6);
   return { base, quote: cfg?.quote.decimals ?? 9 };

@@ -15,11 +15,18 @@ import { fixtureTx } from "../../ingest/decoders/testing";
 export const DBC_CONFIG_BYTES = new Uint8Array(readFileSync(FIXTURES_DIR + "mainnet-accounts/dbc-pool-config.fee-in-both.bin"));
 export const DBC_POOL_BYTES = new Uint8Array(readFileSync(FIXTURES_DIR + "mainnet-accounts/dbc-virtual-pool.fee-in-both.bin"));
 
-/** The real virtual pool with another quote reserve (the migration threshold: a full curve) or migrated flag. */
-export async function dbcPoolWith(change: { quoteReserve?: bigint; isMigrated?: boolean }): Promise<Uint8Array> {
+/**
+ * The real virtual pool with another quote reserve (the migration threshold: a full curve), migrated flag,
+ * coin (base mint), config, or partner fees (what the config's fee claimer may claim).
+ */
+export async function dbcPoolWith(change: { quoteReserve?: bigint; isMigrated?: boolean; baseMint?: string; config?: string; partnerQuoteFee?: bigint; partnerBaseFee?: bigint }): Promise<Uint8Array> {
   const d = DBC.coder.accounts.decode("VirtualPool", Buffer.from(DBC_POOL_BYTES));
   if (change.quoteReserve !== undefined) d.pool_state.quote_reserve = new BN(change.quoteReserve.toString());
   if (change.isMigrated !== undefined) d.pool_state.is_migrated = change.isMigrated ? 1 : 0;
+  if (change.baseMint !== undefined) d.pool_state.base_mint = new PublicKey(change.baseMint);
+  if (change.config !== undefined) d.pool_state.config = new PublicKey(change.config);
+  if (change.partnerQuoteFee !== undefined) d.pool_state.partner_quote_fee = new BN(change.partnerQuoteFee.toString());
+  if (change.partnerBaseFee !== undefined) d.pool_state.partner_base_fee = new BN(change.partnerBaseFee.toString());
   return new Uint8Array(await DBC.coder.accounts.encode("VirtualPool", d));
 }
 

@@ -7,6 +7,9 @@ const LAMPORTS_PER_SOL = 1_000_000_000n;
 /** Spec, Limits: "Airdrop: at most 2 SOL per request". */
 export const AIRDROP_MAX_LAMPORTS = 2n * LAMPORTS_PER_SOL;
 
+/** Spec, Limits: "Buyback: at most 0.5 SOL per request". */
+export const BUYBACK_MAX_LAMPORTS = LAMPORTS_PER_SOL / 2n;
+
 /**
  * The minimum payout (the spec leaves it open): the rent-exempt minimum of a 0-byte system
  * account. A transfer that leaves a new or empty wallet below it fails on-chain ("insufficient

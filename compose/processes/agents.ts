@@ -11,7 +11,7 @@ import { contestJobDeps } from "../contests";
 import { healthServer, openPlatform, processHandle } from "../boot";
 import { enginesReady, launchPlatform, priceSources, startRuntime } from "../wiring";
 import { createSolPriceService } from "../../infra/sol-price";
-import { startTreasuryExecutor } from "../treasury";
+import { startPlatformTreasury, startTreasuryExecutor } from "../treasury";
 
 export async function startAgents(given: Config, log: Logger) {
   const { pg, ch, engines, step, rpc, configs, simConfigs, config } = await openPlatform(given, log);
@@ -24,11 +24,12 @@ export async function startAgents(given: Config, log: Logger) {
   const jobs = startAgentBackground({ config, sql: pg.sql, rpc, log, launches, simulated: simConfigs !== null, priceHistory, contests });
   const runtime = startRuntime(config, engines, configs, price, log, { simulated: simConfigs !== null });
   // treasury actions' payments (airdrops, prizes, buybacks, the fee distribution): with a chain only
-  const executor = startTreasuryExecutor(config, engines, configs, rpc, log);
+  const treasury = await startPlatformTreasury(config, engines, configs, rpc, log);
+  const executor = startTreasuryExecutor(config, engines, configs, rpc, log, { treasuryKey: treasury.treasuryKey });
   const server = await step(`listening on port ${config.port}`, () =>
     healthServer(config.port, () => enginesReady(engines), () => `# TYPE acp_agents_jobs gauge\nacp_agents_jobs ${jobs.names.length}\n`, config.metrics.token),
   );
   const port = server.server?.port;
   log.info("agents background running", { jobs: jobs.names, port });
-  return processHandle(log, port, () => [() => jobs.stop(), () => runtime.stop(), () => executor?.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
+  return processHandle(log, port, () => [() => jobs.stop(), () => runtime.stop(), () => treasury.stop(), () => executor?.stop(), () => server.stop(), () => ch.close(), () => pg.stop()]);
 }

@@ -21,7 +21,7 @@ import { kafkaBus, kafkaWithTopic, pollConsumerLag } from "../kafka";
 import { startHolderReconciliation, startReconciliation } from "../reconciliation";
 import { startSimulatorPosting } from "./simulator";
 import { withLaunchVaultKey } from "./vault-key";
-import { startTreasuryExecutor } from "../treasury";
+import { startPlatformTreasury, startTreasuryExecutor } from "../treasury";
 
 export async function startAllInOne(given: Config, log: Logger) {
   const withKey = await withLaunchVaultKey(given, log); // it serves the Launch API
@@ -71,7 +71,8 @@ export async function startAllInOne(given: Config, log: Logger) {
   // the agent runtime: states and decision cycles (in demo mode against the built-in demo provider)
   const runtime = startRuntime(config, engines, configs, price, log, { simulated: simConfigs !== null });
   // treasury actions' payments: with a chain only (the simulated chain takes no transactions)
-  const executor = startTreasuryExecutor(config, engines, configs, rpc, log);
+  const treasury = await startPlatformTreasury(config, engines, configs, rpc, log);
+  const executor = startTreasuryExecutor(config, engines, configs, rpc, log, { treasuryKey: treasury.treasuryKey });
 
   let simulator: ReturnType<typeof startSimulatorPosting> | null = null;
   if (simConfigs) {
@@ -95,6 +96,7 @@ export async function startAllInOne(given: Config, log: Logger) {
     () => lagTimer && clearInterval(lagTimer),
     () => background.stop(),
     () => runtime.stop(),
+    () => treasury.stop(),
     () => executor?.stop(),
     () => platform.addressSync?.stop(),
     () => simulator?.finished,

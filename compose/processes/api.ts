@@ -9,7 +9,7 @@ import type { Logger } from "../../infra/log";
 import { createSolPriceService } from "../../infra/sol-price";
 import { createApp } from "../../api/app";
 import { openPlatform, processHandle } from "../boot";
-import { daemonApiDeps, dataApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources, realtimePlatform, signInApiDeps } from "../wiring";
+import { buybackApiDeps, daemonApiDeps, dataApiDeps, treasuryApiDeps, enginesReady, launchPlatform, poolApiDeps, priceSources, realtimePlatform, signInApiDeps } from "../wiring";
 import { withLaunchVaultKey } from "./vault-key";
 
 export async function startApi(given: Config, log: Logger) {
@@ -20,6 +20,7 @@ export async function startApi(given: Config, log: Logger) {
   const signIn = signInApiDeps(config, engines, rpc, log, data);
   // every replica LISTENs for the stdout lines any process writes: any replica serves any topic
   const realtime = realtimePlatform(config, data, pg.url, log);
+  const daemons = daemonApiDeps(config, data, launches.firewall, configs, log, signIn.auth.authenticate);
   const app = createApp({
     log,
     ready: () => enginesReady(engines),
@@ -32,7 +33,9 @@ export async function startApi(given: Config, log: Logger) {
     pools: poolApiDeps(engines, configs, rpc, log, data),
     auth: signIn.routes,
     me: signIn.me,
-    daemons: daemonApiDeps(config, data, launches.firewall, configs, log, signIn.auth.authenticate),
+    daemons,
+    treasury: treasuryApiDeps(data, configs, rpc, log, signIn.auth.authenticate),
+    buybacks: buybackApiDeps(daemons, engines, configs, rpc, log),
     realtime: realtime.routes,
   });
   const server = await step(`listening on port ${config.port}`, () => app.listen({ port: config.port, hostname: "0.0.0.0" }));

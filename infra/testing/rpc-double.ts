@@ -18,7 +18,12 @@
  * Account reads answer with a context slot (1 unless `setContextSlot` moved it), and the
  * Clock sysvar is served from that slot and `setClockTime` (unless an account was set there).
  * getProgramAccounts (base64, dataSize and base58 memcmp filters, dataSlice, withContext)
- * serves the map's accounts by owner program, e.g. token accounts made with `tokenAccount`.
+ * serves the map's accounts by owner program, e.g. token accounts made with `tokenAccount`;
+ * getTokenAccountsByOwner (base64, by programId or mint) the token accounts a wallet owns.
+ *
+ * With `setLandedEffects`, getTransaction also answers for the transactions it landed (sent,
+ * then confirmed or failed): the sent bytes with the effects the test says the programs had
+ * (token balances, SOL changes, inner instructions; rpc-double-landing.ts).
  *
  * Blocks (for the contests' seed blocks): every slot up to the current one (`getSlot`, the block
  * height + 100) holds a block unless `skipSlots` skipped it. getBlocks lists the produced slots of
@@ -30,10 +35,11 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { SYSVAR_CLOCK_PUBKEY, VersionedTransaction } from "@solana/web3.js";
 import bs58 from "bs58";
-import { NATIVE_MINT as SPL_NATIVE_MINT, TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { NATIVE_MINT as SPL_NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { DYNAMIC_BONDING_CURVE_PROGRAM_ID } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import { verifyEd25519 } from "../solana-tx/verify";
 import { FIXTURES_URL } from "./fixtures";
+import { landedTransactionJson, type LandedEffects, type LandedEffectsOf } from "./rpc-double-landing";
 
 export type FakeAccount = { lamports: number; data: Uint8Array; owner?: string };
 
@@ -79,6 +85,7 @@ export const blockhashOfSlot = (slot: number) => blockhashAt(slot - SLOT_AHEAD_O
 export const DBC_PROGRAM: string = DYNAMIC_BONDING_CURVE_PROGRAM_ID.toBase58();
 export const NATIVE_MINT: string = SPL_NATIVE_MINT.toBase58();
 const TOKEN_PROGRAM: string = TOKEN_PROGRAM_ID.toBase58();
+const TOKEN_2022_PROGRAM: string = TOKEN_2022_PROGRAM_ID.toBase58();
 
 /**
  * What building a launch reads from the chain: each address carries the real mainnet DBC
@@ -226,6 +233,9 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
   const explicit = new Map<string, DoubleSignatureStatus>();
   let confirm: { mode: ConfirmMode; afterPolls: number; afterMs: number; err: unknown } = { mode: "immediate", afterPolls: 0, afterMs: 0, err: DEFAULT_FAIL_ERR };
   const sendFailures: SendFailure[] = [];
+  let effectsOf: LandedEffectsOf | null = null;
+  /** sent transactions whose getTransaction the double can answer once they land */
+  const landedTxs = new Map<string, { tx: VersionedTransaction; effects: LandedEffects | null }>();
   const sendRejections: SendRejection[] = [];
 
   const simulationFailed = (id: unknown, r: SendRejection) =>
@@ -304,9 +314,20 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
 
     function accept() {
       sent.push({ signature, raw, blockhash: tx.message.recentBlockhash, at: Date.now() });
+      if (effectsOf && !landedTxs.has(signature)) landedTxs.set(signature, { tx, effects: effectsOf(tx) });
       if (!landings.has(signature))
         landings.set(signature, { mode: confirm.mode, pollsLeft: confirm.afterPolls, readyAt: Date.now() + confirm.afterMs, err: confirm.err, slot: slot() });
     }
+  }
+
+  /** getTransaction of a transaction this double landed: null while it has not landed (or never will) */
+  function landedJson(signature: string): unknown {
+    const t = landedTxs.get(signature);
+    if (!t) return undefined;
+    if (!landed(signature)) return null;
+    const s = statusOf(signature) as { slot: number; err: unknown } | null;
+    if (!s) return null;
+    return landedTransactionJson(t.tx, t.effects, s.slot, Math.floor(Date.now() / 1000), s.err);
   }
 
   const server = Bun.serve({
@@ -356,9 +377,22 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
         if (o.encoding !== "json") return rpcError(body.id, -32602, "this test double serves only the json encoding");
         if (o.maxSupportedTransactionVersion !== 0) return rpcError(body.id, -32015, "Transaction version (0) is not supported by the requesting client");
         const e = bySignature.get(body.params[0]);
+        const own = e ? undefined : landedJson(String(body.params[0]));
+        if (own !== undefined) return Response.json({ jsonrpc: "2.0", id: body.id, result: own });
         // the stored JSON goes out as is: serializing 20k transactions per test run would dominate a benchmark
         const text = `{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":${e ? e.json : "null"}}`;
         return new Response(text, { headers: { "content-type": "application/json" } });
+      } else if (body.method === "getTokenAccountsByOwner") {
+        // the map's token accounts (owned by a token program) whose owner field is the wallet, by program or mint
+        const [owner, filter, o] = body.params as [string, { programId?: string; mint?: string }, { encoding?: string } | undefined];
+        if ((o?.encoding ?? "base64") !== "base64") return rpcError(body.id, -32602, "this test double serves getTokenAccountsByOwner only in the base64 encoding");
+        const ownerBytes = bs58.decode(owner);
+        const value = [...accounts]
+          .filter(([, a]) => (filter.programId ? a.owner === filter.programId : a.owner === TOKEN_PROGRAM || a.owner === TOKEN_2022_PROGRAM))
+          .filter(([, a]) => a.data.length >= 72 && ownerBytes.every((b, i) => a.data[32 + i] === b))
+          .filter(([, a]) => !filter.mint || bs58.encode(a.data.subarray(0, 32)) === filter.mint)
+          .map(([pubkey, a]) => ({ pubkey, account: encode(a) }));
+        result = { ...ctx, value };
       } else if (body.method === "getProgramAccounts") {
         const found = programAccounts(String(body.params[0]), (body.params[1] ?? {}) as ProgramAccountsConfig);
         if (typeof found === "string") return rpcError(body.id, -32602, found);
@@ -442,6 +476,13 @@ export function startRpcTestDouble(accounts: Map<string, FakeAccount> = new Map(
      */
     setConfirmMode(mode: ConfirmMode, opts: { afterPolls?: number; afterMs?: number; err?: unknown } = {}) {
       confirm = { mode, afterPolls: opts.afterPolls ?? 0, afterMs: opts.afterMs ?? 0, err: opts.err ?? DEFAULT_FAIL_ERR };
+    },
+    /**
+     * Decides what each transaction sent from now on did, for getTransaction once it lands
+     * (null: stop; transactions sent before keep theirs). Called once per transaction, at its send.
+     */
+    setLandedEffects(fn: LandedEffectsOf | null) {
+      effectsOf = fn;
     },
     /** overrides what getSignatureStatuses reports for one signature (null = unknown); `undefined` removes the override */
     setSignatureStatus(signature: string, status: DoubleSignatureStatus | undefined) {
