@@ -8,10 +8,9 @@
  * (compose/boot.ts).
  */
 import { createLogger } from "./infra/log";
-import { configOrExit, onShutdown } from "./compose/boot";
+import { configOrExit, stopOnSignal } from "./compose/boot";
 import { startAllInOne } from "./compose/processes/all-in-one";
 
 const config = configOrExit();
 const log = createLogger(config.logLevel, { process: "all-in-one" });
-const running = await startAllInOne(config, log);
-onShutdown(log, () => [running.stop]);
+await stopOnSignal(log, startAllInOne(config, log));

@@ -6,10 +6,9 @@
  * Built by compose/processes/agents.ts.
  */
 import { createLogger } from "../infra/log";
-import { configOrExit, onShutdown } from "../compose/boot";
+import { configOrExit, stopOnSignal } from "../compose/boot";
 import { startAgents } from "../compose/processes/agents";
 
 const config = configOrExit();
 const log = createLogger(config.logLevel, { process: "agents" });
-const running = await startAgents(config, log);
-onShutdown(log, () => [running.stop]);
+await stopOnSignal(log, startAgents(config, log));

@@ -5,10 +5,9 @@
  * background is the agents process's job). Built by compose/processes/api.ts.
  */
 import { createLogger } from "../infra/log";
-import { configOrExit, onShutdown } from "../compose/boot";
+import { configOrExit, stopOnSignal } from "../compose/boot";
 import { startApi } from "../compose/processes/api";
 
 const config = configOrExit();
 const log = createLogger(config.logLevel, { process: "api" });
-const running = await startApi(config, log);
-onShutdown(log, () => [running.stop]);
+await stopOnSignal(log, startApi(config, log));

@@ -107,6 +107,19 @@ export function onShutdown(log: Logger, steps: () => (() => unknown)[]): void {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
+/**
+ * Shuts a process down gracefully on SIGINT/SIGTERM from the moment it starts starting: a signal
+ * that arrives while it is still starting (after its HTTP port already answers readiness, say)
+ * waits for the start to finish and then stops it, instead of ending it with no flush. The hooks
+ * are installed again once it has started, dropping any a library added while starting.
+ */
+export async function stopOnSignal(log: Logger, starting: Promise<{ stop(): unknown }>): Promise<void> {
+  const steps = () => [async () => (await starting).stop()];
+  onShutdown(log, steps);
+  await starting;
+  onShutdown(log, steps);
+}
+
 /** Runs the steps in order; a failing step is logged and the next one still runs. */
 async function runSteps(log: Logger, steps: (() => unknown)[]): Promise<void> {
   for (const step of steps) {

@@ -5,10 +5,9 @@
  * Built by compose/processes/ingest.ts.
  */
 import { createLogger } from "../infra/log";
-import { configOrExit, onShutdown } from "../compose/boot";
+import { configOrExit, stopOnSignal } from "../compose/boot";
 import { startIngest } from "../compose/processes/ingest";
 
 const config = configOrExit();
 const log = createLogger(config.logLevel, { process: "ingest" });
-const running = await startIngest(config, log);
-onShutdown(log, () => [running.stop]);
+await stopOnSignal(log, startIngest(config, log));

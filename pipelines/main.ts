@@ -5,10 +5,9 @@
  * Built by compose/processes/pipelines.ts.
  */
 import { createLogger } from "../infra/log";
-import { configOrExit, onShutdown } from "../compose/boot";
+import { configOrExit, stopOnSignal } from "../compose/boot";
 import { startPipelines } from "../compose/processes/pipelines";
 
 const config = configOrExit();
 const log = createLogger(config.logLevel, { process: "pipelines" });
-const running = await startPipelines(config, log);
-onShutdown(log, () => [running.stop]);
+await stopOnSignal(log, startPipelines(config, log));
