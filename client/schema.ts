@@ -609,6 +609,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/daemons/{mint}/airdrops": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's airdrops, newest first
+         * @description Each with its snapshot and its batches of transfers with their transactions. `cursor` is `nextCursor` of the page before.
+         */
+        get: operations["listDaemonAirdrops"];
+        put?: never;
+        /**
+         * Preview or pay an airdrop to the holders (operator)
+         * @description `lamports` (a decimal string; a JSON integer is accepted) from the minimum payout (890,880) to 2 SOL; `mode` preview | execute (default execute); `ref` 1-128 letters, digits, `- _ . :` (generated when left out). Every problem of the body is in one 400. preview (200): the holders and their shares from a fresh snapshot, and whether execute would be covered; nothing is written or paid. execute (202): the snapshot is stored, the airdrop, its spend reservation and its batches are written at once; the `agents` process pays them. A `ref` this agent used with the same body answers the same and pays nothing more (409 REF_REUSED with another body). Refusals of execute, in order: CAPABILITY_MISSING (`reward.airdrop`), VAULT_KEY_MISSING, NOT_COVERED, 503 without a chain, 502 when the holders cannot be read, NO_ELIGIBLE_HOLDERS (nobody can be paid the minimum payout); preview refuses only CAPABILITY_MISSING and 503/502. Shares are pro rata by balance; shares below the minimum payout are folded into the others.
+         */
+        post: operations["createDaemonAirdrop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daemons/{mint}/airdrops/{id}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The holders an airdrop used
+         * @description The stored snapshot, holders sorted by owner; `snapshotHash` can be recomputed from them. It never changes.
+         */
+        get: operations["getDaemonAirdropSnapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daemons/{mint}/buybacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's buybacks, newest first
+         * @description Amount, venue, status, the swap's and the burn's transactions, tokens received and burned. `cursor` is `nextCursor` of the page before.
+         */
+        get: operations["listDaemonBuybacks"];
+        put?: never;
+        /**
+         * Buy back (and burn) the agent's coin with its vault's claimed fees (operator)
+         * @description `lamports` (a decimal string; a safe JSON integer is accepted) 1 to 500,000,000 (0.5 SOL); `slippageBps` 0-10,000 (default 100); `burn` (default false): burn what the swap received; `ref` 1-64 of `A-Z a-z 0-9 . _ : -` (default: a new one). Every problem of the body is in one 400. The same request with its `ref` again answers `queued: false` and queues nothing; another request with it is 409 REF_REUSED. Then, in order, before anything is written: VAULT_KEY_MISSING; the pool's read (503 without a chain, 502 when it fails); NOT_SOL_QUOTED (a stock-paired coin); CURVE_COMPLETE (the curve is full and waits to migrate), SWAP_DISABLED (a DAMM v2 pool not taking swaps yet) or 400 on `lamports` (more than the pool can fill); then NOT_COVERED, checked with the reservation it makes. The `agents` process swaps SOL for the coin on its current venue, signed by the vault, then burns.
+         */
+        post: operations["createDaemonBuyback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/daemons/{mint}/contests": {
         parameters: {
             query?: never;
@@ -1952,6 +2020,275 @@ export interface components {
                 waiting: number;
             }[];
             total: number;
+        };
+        Airdrop: {
+            /**
+             * @description a row id, decimal
+             * @example 42
+             */
+            id: string;
+            ref: string;
+            /** @enum {string} */
+            status: "paying" | "paid" | "partial" | "failed";
+            /**
+             * @description the amount asked
+             * @example 1500000000
+             */
+            lamports: string;
+            /**
+             * @description what confirmed batches paid
+             * @example 1500000000
+             */
+            paidLamports: string;
+            recipients: number;
+            /** @description only the largest holders took part (an agent's proposal); null for all */
+            topHolders: number | null;
+            /**
+             * @description the operator's request, or the agent's own approved proposal
+             * @enum {string}
+             */
+            requestedBy: "operator" | "agent";
+            proposalId: string | null;
+            /** @description the stored snapshot it used: GET …/airdrops/{id}/snapshot */
+            snapshot: {
+                /**
+                 * @description a row id, decimal
+                 * @example 42
+                 */
+                id: string;
+                /** @description the context slot of the chain read */
+                slot: number;
+                /** @description owners with a balance (after exclusions) */
+                holders: number;
+                /**
+                 * @description SHA-256 of the lines `owner:amount\n` sorted by owner (byte order)
+                 * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+                 */
+                snapshotHash: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            createdAt: string;
+            completedAt: string | null;
+            /** @description batches of transfers signed by the vault, in order */
+            batches: components["schemas"]["PaymentBatch"][];
+        };
+        AirdropPreview: {
+            /** @constant */
+            mode: "preview";
+            /**
+             * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+             * @example 1500000000
+             */
+            lamports: string;
+            /**
+             * @description no share smaller than this is paid: smaller ones are folded into the others
+             * @example 1500000000
+             */
+            minimumPayoutLamports: string;
+            /** @description a fresh snapshot of the holders, read now and not stored */
+            snapshot: {
+                /** @description the context slot of the chain read */
+                slot: number;
+                /** @description owners with a balance (after exclusions) */
+                holders: number;
+                /**
+                 * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+                 * @example 1500000000
+                 */
+                totalAtoms: string;
+                /**
+                 * @description SHA-256 of the lines `owner:amount\n` sorted by owner (byte order)
+                 * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+                 */
+                snapshotHash: string;
+            };
+            /** @description holders who would be paid */
+            recipients: number;
+            /** @description holders left out because their share would fall below the minimum payout, and their balances */
+            folded: {
+                holders: number;
+                /**
+                 * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+                 * @example 1500000000
+                 */
+                atoms: string;
+            };
+            /** @description each recipient's balance (token atoms) and share (lamports), largest first; the shares add up to `lamports` */
+            shares: {
+                /**
+                 * @description a base58 Solana address
+                 * @example GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx
+                 */
+                owner: string;
+                /**
+                 * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+                 * @example 1500000000
+                 */
+                balance: string;
+                /**
+                 * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+                 * @example 1500000000
+                 */
+                lamports: string;
+            }[];
+            vault: components["schemas"]["VaultRoom"];
+            /** @description whether execute would be covered by the vault's claimed fees now */
+            covered: boolean;
+        };
+        HolderSnapshot: {
+            /**
+             * @description a row id, decimal
+             * @example 42
+             */
+            id: string;
+            /**
+             * @description a coin's mint: the agent's id everywhere
+             * @example GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx
+             */
+            mint: string;
+            /** @description the context slot of the chain read */
+            slot: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            takenAt: string;
+            /** @enum {string} */
+            tokenProgram: "spl-token" | "token-2022";
+            /** @description owners with a balance (after exclusions) */
+            holders: number;
+            /**
+             * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+             * @example 1500000000
+             */
+            totalAtoms: string;
+            /**
+             * @description SHA-256 of the lines `owner:amount\n` sorted by owner (byte order)
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            snapshotHash: string;
+            /** @description owners left out: the pools' authorities, the incinerator, the agent's vault */
+            excluded: string[];
+            entries: {
+                /**
+                 * @description a base58 Solana address
+                 * @example GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx
+                 */
+                owner: string;
+                /**
+                 * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+                 * @example 1500000000
+                 */
+                amount: string;
+            }[];
+        };
+        PaymentBatch: {
+            /** @description the batch's place in its action, from 0 */
+            seq: number;
+            /**
+             * @description queued → built (signed and recorded, not sent yet) → sent → confirmed | failed | expired
+             * @enum {string}
+             */
+            status: "queued" | "built" | "sent" | "confirmed" | "failed" | "expired";
+            /**
+             * @description what the batch pays (SOL spent, for a swap)
+             * @example 1500000000
+             */
+            lamports: string;
+            /** @description how many transfers it makes (0 for a swap or a burn) */
+            transfers: number;
+            /** @description transactions built for it so far */
+            attempts: number;
+            /** @description the batch's current transaction; null before one is built */
+            signature: string | null;
+            /** @description why it failed or waits, in words; null otherwise */
+            error: string | null;
+            transactions: components["schemas"]["PaymentTransaction"][];
+        };
+        PaymentTransaction: {
+            /**
+             * @description a transaction signature (base58)
+             * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBgq2nTAQ3wSZQB
+             */
+            signature: string;
+            /** @description 1 for the batch's first transaction */
+            attempt: number;
+            /** @enum {string} */
+            status: "built" | "sent" | "confirmed" | "failed" | "expired";
+            /** @description the block height after which it can no longer land (its blockhash expired) */
+            lastValidBlockHeight: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            builtAt: string;
+            /** @description when it was first sent; null while only recorded */
+            sentAt: string | null;
+        };
+        VaultRoom: {
+            /**
+             * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+             * @example 1500000000
+             */
+            claimedLamports: string;
+            /**
+             * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+             * @example 1500000000
+             */
+            committedLamports: string;
+            /**
+             * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
+             * @example 1500000000
+             */
+            availableLamports: string;
+        };
+        Buyback: {
+            /**
+             * @description a row id, decimal
+             * @example 42
+             */
+            id: string;
+            ref: string;
+            /**
+             * @description SOL to spend
+             * @example 1500000000
+             */
+            lamports: string;
+            slippageBps: number;
+            burn: boolean;
+            /** @description where the swap ran; null until it confirmed */
+            venue: ("dbc" | "damm_v2") | null;
+            pool: string | null;
+            /**
+             * @description queued (the swap's batch) → burning → done; failed (`error` says why); expired (the swap could not land: nothing spent)
+             * @enum {string}
+             */
+            status: "queued" | "burning" | "done" | "failed" | "expired";
+            /** @description the swap's signature, once confirmed */
+            transaction: string | null;
+            /** @description the swap's minimum out (token atoms): the SDK's quote less slippageBps */
+            minimumOut: string | null;
+            /** @description what the vault's balance of the coin rose by in the confirmed swap */
+            tokensReceived: string | null;
+            burnTransaction: string | null;
+            /** @description null without burn */
+            tokensBurned: string | null;
+            /**
+             * @description the operator's request, or the agent's own approved proposal
+             * @enum {string}
+             */
+            requestedBy: "operator" | "agent";
+            proposalId: string | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            createdAt: string;
+            completedAt: string | null;
         };
         Contest: {
             /**
@@ -7056,6 +7393,1003 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDaemonAirdrops: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                mint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of airdrop records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Airdrop"][];
+                        /** @description pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createDaemonAirdrop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mint: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lamports": "500000000",
+                 *       "mode": "execute",
+                 *       "ref": "holders-2026-48"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description lamports, a decimal string (a JSON integer is accepted): the minimum payout (890880) to 2 SOL per airdrop (2000000000)
+                     * @example 500000000
+                     */
+                    lamports: string | number;
+                    /**
+                     * @default execute
+                     * @enum {string}
+                     */
+                    mode?: "preview" | "execute";
+                    ref?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the preview (mode preview): shares from a fresh snapshot; nothing moves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirdropPreview"];
+                };
+            };
+            /** @description queued (mode execute), or found again by its ref */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ref": "holders-2026-48",
+                     *       "queued": true
+                     *     }
+                     */
+                    "application/json": {
+                        ref: string;
+                        /**
+                         * @description queued (the same ref and body again answers the same and pays nothing more)
+                         * @constant
+                         */
+                        queued: true;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `AUTH_REQUIRED`: no access token: sign in and send `Authorization: Bearer <accessToken>`; `TOKEN_INVALID`: the token is not one this platform issued (or not of this kind); `TOKEN_EXPIRED`: the token has expired; refresh it, or sign in again; `TOKEN_REVOKED`: the session was signed out (or revoked after a refresh token was reused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "AUTH_REQUIRED",
+                     *         "message": "no access token: sign in and send `Authorization: Bearer <accessToken>`"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTH_REQUIRED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_OPERATOR`: only the wallet that launched the agent may do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_OPERATOR",
+                     *         "message": "only the wallet that launched the agent may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_OPERATOR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NO_ELIGIBLE_HOLDERS`: no holder of the coin can be paid the minimum payout (e.g. nobody holds it); `details.holders`; `REF_REUSED`: this `ref` was used by this agent for a different request; send the same body again, or a new ref; `CAPABILITY_MISSING`: the agent's template lacks the capability this action needs (`details { capability, template }`); `VAULT_KEY_MISSING`: the platform does not hold the key of the agent's vault, so it cannot pay from it; `NOT_COVERED`: the vault's claimed fees, less what other actions reserved or spent, do not cover it (`details { askedLamports, claimedLamports, committedLamports, availableLamports }`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NO_ELIGIBLE_HOLDERS",
+                     *         "message": "no holder of the coin can be paid the minimum payout (e.g. nobody holds it); `details.holders`"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NO_ELIGIBLE_HOLDERS" | "REF_REUSED" | "CAPABILITY_MISSING" | "VAULT_KEY_MISSING" | "NOT_COVERED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: the chain (RPC) or another service could not be read, or none is configured (503); retry */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UPSTREAM_ERROR",
+                     *         "message": "the chain (RPC) or another service could not be read, or none is configured (503); retry"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UPSTREAM_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: the chain (RPC) or another service could not be read, or none is configured (503); retry */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UPSTREAM_ERROR",
+                     *         "message": "the chain (RPC) or another service could not be read, or none is configured (503); retry"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UPSTREAM_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDaemonAirdropSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mint: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the holder snapshot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HolderSnapshot"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDaemonBuybacks: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                mint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of buyback records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Buyback"][];
+                        /** @description pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createDaemonBuyback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mint: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lamports": "100000000",
+                 *       "slippageBps": 100,
+                 *       "burn": true,
+                 *       "ref": "buyback-2026-48"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description lamports, a decimal string (a safe JSON integer is accepted): 1 to 0.5 SOL (500000000)
+                     * @example 100000000
+                     */
+                    lamports: string | number;
+                    /** @default 100 */
+                    slippageBps?: number;
+                    /** @default false */
+                    burn?: boolean;
+                    ref?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description queued, or found again by its ref (`queued: false`) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ref": "buyback-2026-48",
+                     *       "queued": true
+                     *     }
+                     */
+                    "application/json": {
+                        ref: string;
+                        /** @description false when `ref` named this same request before: nothing more is queued */
+                        queued: boolean;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: a parameter or body field is missing or wrong; `details` lists every problem at once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "a parameter or body field is missing or wrong; `details` lists every problem at once",
+                     *         "details": [
+                     *           {
+                     *             "field": "limit",
+                     *             "message": "must be an integer from 1 to 50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `AUTH_REQUIRED`: no access token: sign in and send `Authorization: Bearer <accessToken>`; `TOKEN_INVALID`: the token is not one this platform issued (or not of this kind); `TOKEN_EXPIRED`: the token has expired; refresh it, or sign in again; `TOKEN_REVOKED`: the session was signed out (or revoked after a refresh token was reused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "AUTH_REQUIRED",
+                     *         "message": "no access token: sign in and send `Authorization: Bearer <accessToken>`"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTH_REQUIRED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_OPERATOR`: only the wallet that launched the agent may do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_OPERATOR",
+                     *         "message": "only the wallet that launched the agent may do this"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_OPERATOR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource (an unknown or hidden agent, coin or file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "no such resource (an unknown or hidden agent, coin or file)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_SOL_QUOTED`: the coin trades against a stock, not SOL: a buyback spends the vault's SOL; `CURVE_COMPLETE`: the bonding curve is full and waits for migration; quotes resume on DAMM v2; `SWAP_DISABLED`: the DAMM v2 pool takes no swaps yet; `REF_REUSED`: this `ref` was used by this agent for a different request; send the same body again, or a new ref; `VAULT_KEY_MISSING`: the platform does not hold the key of the agent's vault, so it cannot pay from it; `NOT_COVERED`: the vault's claimed fees, less what other actions reserved or spent, do not cover it (`details { askedLamports, claimedLamports, committedLamports, availableLamports }`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_SOL_QUOTED",
+                     *         "message": "the coin trades against a stock, not SOL: a buyback spends the vault's SOL"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_SOL_QUOTED" | "CURVE_COMPLETE" | "SWAP_DISABLED" | "REF_REUSED" | "VAULT_KEY_MISSING" | "NOT_COVERED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: too many requests from this client (or API key); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "too many requests from this client (or API key); wait for Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL`: something went wrong on the platform's side; it has been logged */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "something went wrong on the platform's side; it has been logged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: the chain (RPC) or another service could not be read, or none is configured (503); retry */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UPSTREAM_ERROR",
+                     *         "message": "the chain (RPC) or another service could not be read, or none is configured (503); retry"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UPSTREAM_ERROR";
+                            /** @description what went wrong, in words for a person */
+                            message: string;
+                            details?: components["schemas"]["ErrorDetails"];
+                        };
+                    };
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: the chain (RPC) or another service could not be read, or none is configured (503); retry */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UPSTREAM_ERROR",
+                     *         "message": "the chain (RPC) or another service could not be read, or none is configured (503); retry"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UPSTREAM_ERROR";
                             /** @description what went wrong, in words for a person */
                             message: string;
                             details?: components["schemas"]["ErrorDetails"];

@@ -30,6 +30,12 @@ import { PLATFORM_BUYBACK, platformBuybackOwner } from "../agents/treasury/fee-d
 import type { Split } from "../agents/treasury/fee-distribution/split";
 import { scheduleFeeDistribution } from "../agents/treasury/fee-distribution/job";
 import { loadTreasurySigner } from "../infra/treasury-key";
+import type * as v from "valibot";
+import type { listAirdrops, previewAirdrop } from "../agents/treasury/airdrops/service";
+import type { buybackView } from "../agents/treasury/buybacks/service";
+import type { batchView } from "../agents/treasury/batches";
+import type { Airdrop, AirdropPreview, Buyback } from "../api/treasury/responses";
+import type { PaymentBatch } from "../api/openapi/treasury";
 
 export type TreasuryOwnerDeps = { sql: Sql; ch: ClickHouse; log: Logger; rpc: SolanaRpc | null; configs: ConfigRegistry; split: Split };
 
@@ -120,3 +126,10 @@ export async function startPlatformTreasury(config: Config, engines: { sql: Sql 
   if (signer) tlog.info("platform treasury", { treasury: signer.address, feeDistribution: job ? `every ${config.feeDistributionMinutes} minutes` : "off" });
   return { treasuryKey: () => signer?.keypair() ?? null, stop: () => job?.stop() };
 }
+
+// What the API documents of airdrops, buybacks and their payments (api/treasury/responses.ts, api/openapi/treasury.ts) is
+// what the treasury core answers: api/ does not import agents/, so the types are held together here (as compose/contests.ts).
+({}) as Awaited<ReturnType<typeof previewAirdrop>> satisfies v.InferOutput<typeof AirdropPreview>;
+({}) as Awaited<ReturnType<typeof listAirdrops>>["items"][number] satisfies v.InferOutput<typeof Airdrop>;
+({}) as ReturnType<typeof batchView> satisfies v.InferOutput<typeof PaymentBatch>;
+({}) as ReturnType<typeof buybackView> satisfies v.InferOutput<typeof Buyback>;

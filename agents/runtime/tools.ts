@@ -8,14 +8,16 @@
 import * as v from "valibot";
 import type { Capability } from "../../api/daemons/catalog";
 import { CONTEST_LIMITS, solText } from "../../api/contests/model";
+import { AIRDROP_MAX_LAMPORTS, BUYBACK_MAX_LAMPORTS } from "../../api/treasury/limits";
 import type { ChatTool, ToolCall } from "./provider";
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;
+/** The spec's limits, read from where the routes read them (api/treasury/limits.ts, api/contests/model.ts). */
 export const LIMITS = {
-  airdropLamports: 2n * LAMPORTS_PER_SOL,
+  airdropLamports: AIRDROP_MAX_LAMPORTS,
   contestLamports: CONTEST_LIMITS.budgetLamports,
   prizeLamports: CONTEST_LIMITS.prizeLamports,
-  buybackLamports: LAMPORTS_PER_SOL / 2n,
+  buybackLamports: BUYBACK_MAX_LAMPORTS,
   winners: CONTEST_LIMITS.winners,
   contestMinutes: { min: CONTEST_LIMITS.endsAhead.minMs / 60_000, max: CONTEST_LIMITS.endsAhead.maxMs / 60_000 },
 } as const;

@@ -112,7 +112,8 @@ export type TransactionRow = {
   signature: string;
   batch_id: bigint;
   attempt: number;
-  status: BatchStatus;
+  /** a transaction is recorded built (payment_transactions), never queued */
+  status: Exclude<BatchStatus, "queued">;
   blockhash: string;
   last_valid_block_height: bigint;
   err: unknown;

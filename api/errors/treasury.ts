@@ -11,7 +11,7 @@ import type { ErrorCode } from "../openapi/error-codes";
 /**
  * The codes of the refusals below by status, for a treasury action's route description (api/openapi/treasury.ts
  * `treasuryActionErrors`). `chainFailed` (502) is left out: only an action that reads the chain while it answers
- * (an airdrop's preview) adds `{ 502: ["UPSTREAM_ERROR"] }`.
+ * (an airdrop's holders, a buyback's pool) adds `{ 502: ["UPSTREAM_ERROR"] }`.
  */
 export const TREASURY_REFUSALS = {
   409: ["REF_REUSED", "CAPABILITY_MISSING", "VAULT_KEY_MISSING", "NOT_COVERED"],

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { Keypair } from "@solana/web3.js";
+import { TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import bs58 from "bs58";
 import { launchTestPlatform, LAUNCH_CONFIG, newIdempotencyKey, signAsCreator } from "../../compose/testing/launch";
 import { FIXTURES } from "../../compose/testing/platform";
@@ -25,6 +26,8 @@ import { runContestsOnce } from "../../agents/contests/job";
 import { SEED_SLOT_DELAY } from "../../agents/contests/seed-block";
 import { confirmPrizeBatches } from "../../agents/contests/testing/prizes";
 import { loadFirewall } from "../firewall/firewall";
+import { treasuryOwners } from "../../compose/treasury";
+import { landBatchesOf } from "../../agents/treasury/testing/ledger";
 import { conformance } from "./conformance";
 import { platformOpenApi } from "./index";
 
@@ -70,6 +73,15 @@ async function treasuryOperator() {
   const wallet = testWallet();
   const agent = await contestAgent(p.engines.sql, p.engines.ch, { config: LAUNCH_CONFIG, creator: wallet.address });
   return { ...agent, as: await signedIn(wallet) };
+}
+
+/** Gives the agent `mint` a DBC pool on the RPC test double (`bytes`: the pool account), where it trades now. */
+async function poolOnCurve(mint: string, bytes: Uint8Array) {
+  const pool = addr();
+  p.rpc.setAccount(pool, { lamports: 10_000_000, data: bytes, owner: DBC_PROGRAM });
+  await p.engines.sql`UPDATE agents SET dbc_pool = ${pool} WHERE mint = ${mint}`;
+  await p.engines.sql`INSERT INTO platform_pools (address, mint, venue, config) VALUES (${pool}, ${mint}, 'dbc', ${LAUNCH_CONFIG})`;
+  return pool;
 }
 
 beforeAll(async () => {
@@ -135,10 +147,9 @@ describe("real answers match the document", () => {
 
   test("live pools and quotes over the RPC test double", async () => {
     const coin = async (poolBytes: Uint8Array) => {
-      const [mint, pool] = [addr(), addr()];
-      p.rpc.setAccount(pool, { lamports: 10_000_000, data: poolBytes, owner: DBC_PROGRAM });
-      await p.engines.sql`INSERT INTO agents (mint, creator, vault, config, dbc_pool) VALUES (${mint}, ${addr()}, ${addr()}, ${LAUNCH_CONFIG}, ${pool})`;
-      await p.engines.sql`INSERT INTO platform_pools (address, mint, venue, config) VALUES (${pool}, ${mint}, 'dbc', ${LAUNCH_CONFIG})`;
+      const mint = addr();
+      await p.engines.sql`INSERT INTO agents (mint, creator, vault, config) VALUES (${mint}, ${addr()}, ${addr()}, ${LAUNCH_CONFIG})`;
+      await poolOnCurve(mint, poolBytes);
       return mint;
     };
     const onCurve = await coin(DBC_POOL_BYTES);
@@ -250,6 +261,60 @@ describe("real answers match the document", () => {
     expect(paid).toMatchObject({ status: "paid", proof: { algorithm: "sha256-cumw-v1" }, prizes: [{ payment: { status: "confirmed" } }, { payment: { status: "confirmed" } }] });
     expect((await call("getDaemonContestSnapshot", `${contests}/${opened.body.id}/snapshot`)).body.holders).toBe(3);
     expect((await call("listDaemonContests", `${contests}?limit=5`)).body.items.map((c: { status: string }) => c.status)).toEqual(["cancelled", "paid"]);
+  });
+
+  test("treasury actions: airdrops and buybacks, their batches landed through the payment ledger", async () => {
+    const a = await treasuryOperator();
+    // an agent of another operator with no holders and a full curve: nobody to airdrop to, nothing to buy
+    const idle = await treasuryOperator();
+    const code = async (operationId: string, path: string, init: RequestInit = {}) => (await call(operationId, path, init)).body.error.code;
+    const owners = treasuryOwners({ ...p.engines, log: createLogger("error"), rpc: null, configs: p.configs, split: p.config.tokenomics.split });
+
+    const airdrops = `/v1/daemons/${a.mint}/airdrops`;
+    for (const amount of [9_000_000n, 3_000_000n, 500n]) p.rpc.setAccount(addr(), tokenAccount(a.mint, addr(), amount));
+    const preview = (await call("createDaemonAirdrop", airdrops, json("POST", { lamports: "40000000", mode: "preview" }, a.as))).body;
+    expect(preview).toMatchObject({ mode: "preview", recipients: 2, folded: { holders: 1, atoms: "500" }, covered: true });
+    const drop = { lamports: "40000000", ref: `contract-${addr()}` };
+    expect((await call("createDaemonAirdrop", airdrops, json("POST", drop, a.as))).body).toEqual({ ref: drop.ref, queued: true });
+    expect([
+      await code("createDaemonAirdrop", airdrops, json("POST", { ...drop, lamports: "50000000" }, a.as)),
+      await code("createDaemonAirdrop", airdrops, json("POST", { lamports: "2000000001", mode: "now" }, a.as)),
+      await code("createDaemonAirdrop", airdrops, json("POST", { lamports: "2000000000" }, a.as)),
+      await code("createDaemonAirdrop", `/v1/daemons/${idle.mint}/airdrops`, json("POST", { lamports: "40000000" }, idle.as)),
+      await code("createDaemonAirdrop", `/v1/daemons/${idle.mint}/airdrops`, json("POST", { lamports: "40000000" }, a.as)),
+    ]).toEqual(["REF_REUSED", "VALIDATION_ERROR", "NOT_COVERED", "NO_ELIGIBLE_HOLDERS", "NOT_OPERATOR"]);
+    const [queued] = (await call("listDaemonAirdrops", `${airdrops}?limit=5`)).body.items;
+    expect(queued).toMatchObject({ ref: drop.ref, status: "paying", batches: [{ status: "queued", transfers: 2, transactions: [] }] });
+    await landBatchesOf(p.engines.sql, owners, { kind: "airdrop", id: queued.id });
+    const [paid] = (await call("listDaemonAirdrops", `${airdrops}?limit=5`)).body.items;
+    expect(paid).toMatchObject({ status: "paid", paidLamports: "40000000", batches: [{ status: "confirmed", transactions: [{ attempt: 1, status: "confirmed" }] }] });
+    expect((await call("getDaemonAirdropSnapshot", `${airdrops}/${paid.id}/snapshot`)).body).toMatchObject({ id: paid.snapshot.id, holders: 3 });
+    expect([
+      await code("getDaemonAirdropSnapshot", `${airdrops}/999999999/snapshot`),
+      await code("listDaemonAirdrops", `${airdrops}?limit=0&cursor=x`),
+    ]).toEqual(["NOT_FOUND", "VALIDATION_ERROR"]);
+
+    const buybacks = `/v1/daemons/${a.mint}/buybacks`;
+    const pool = await poolOnCurve(a.mint, await dbcPoolWith({ baseMint: a.mint }));
+    await poolOnCurve(idle.mint, await dbcPoolWith({ baseMint: idle.mint, quoteReserve: 10n ** 15n }));
+    const buyback = { lamports: "100000000", burn: true, ref: `contract-${addr()}` };
+    expect((await call("createDaemonBuyback", buybacks, json("POST", buyback, a.as))).body).toEqual({ ref: buyback.ref, queued: true });
+    expect((await call("createDaemonBuyback", buybacks, json("POST", buyback, a.as))).body).toEqual({ ref: buyback.ref, queued: false });
+    expect([
+      await code("createDaemonBuyback", buybacks, json("POST", { ...buyback, burn: false }, a.as)),
+      await code("createDaemonBuyback", buybacks, json("POST", { lamports: "500000001", slippageBps: -1 }, a.as)),
+      await code("createDaemonBuyback", buybacks, json("POST", { lamports: "1000000" })),
+      await code("createDaemonBuyback", `/v1/daemons/${idle.mint}/buybacks`, json("POST", { lamports: "1000000" }, idle.as)),
+    ]).toEqual(["REF_REUSED", "VALIDATION_ERROR", "AUTH_REQUIRED", "CURVE_COMPLETE"]);
+    expect((await call("listDaemonBuybacks", `${buybacks}?limit=5`)).body.items).toMatchObject([{ ref: buyback.ref, status: "queued", transaction: null, venue: null }]);
+    // the swap lands (what the swap builder reports once confirmed), then the burn it queues
+    const swapped = { venue: "dbc", pool, minimumOut: "700000", tokenProgram: TOKEN_PROGRAM_ID.toBase58(), decimals: 6, tokensReceived: "712345" };
+    const [row] = await p.engines.sql<{ id: string }[]>`SELECT id::text FROM buybacks WHERE mint = ${a.mint} AND ref = ${buyback.ref}`;
+    await landBatchesOf(p.engines.sql, owners, { kind: "buyback", id: row!.id }, (b) => (b.builder === "buyback.burn" ? { tokensBurned: "712345" } : swapped));
+    const [done] = (await call("listDaemonBuybacks", `${buybacks}?limit=5`)).body.items;
+    expect(done).toMatchObject({ status: "done", venue: "dbc", pool, minimumOut: "700000", tokensReceived: "712345", tokensBurned: "712345", requestedBy: "operator" });
+    expect([done.transaction, done.burnTransaction]).toEqual([expect.any(String), expect.any(String)]);
+    expect(await code("listDaemonBuybacks", `/v1/daemons/${UNKNOWN}/buybacks`)).toBe("NOT_FOUND");
   });
 
   test("the Launch API and stored media", async () => {

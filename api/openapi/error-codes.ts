@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   CAPABILITY_MISSING: "the agent's template lacks the capability this action needs (`details { capability, template }`)",
   VAULT_KEY_MISSING: "the platform does not hold the key of the agent's vault, so it cannot pay from it",
   NOT_COVERED: "the vault's claimed fees, less what other actions reserved or spent, do not cover it (`details { askedLamports, claimedLamports, committedLamports, availableLamports }`)",
+  NO_ELIGIBLE_HOLDERS: "no holder of the coin can be paid the minimum payout (e.g. nobody holds it); `details.holders`",
+  NOT_SOL_QUOTED: "the coin trades against a stock, not SOL: a buyback spends the vault's SOL",
   CONTEST_NOT_OPEN: "the contest can no longer be cancelled: it ended (its draw is being fixed) or moved on (`details { status, endsAt }`)",
   // webhook
   UNAUTHORIZED: "the Authorization header is not the webhook secret",

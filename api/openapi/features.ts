@@ -10,6 +10,7 @@ import { appPublicRoutes, appPublicSchemas } from "../app-public/openapi";
 import { poolRoutes, poolSchemas } from "../pools/openapi";
 import { daemonRoutes, daemonSchemas } from "../daemons/openapi";
 import { contestRoutes, contestSchemas } from "../contests/openapi";
+import { treasuryRoutes, treasurySchemas } from "../treasury/openapi";
 import { authRoutes, authSchemas } from "../auth/openapi";
 import { meRoutes, meSchemas } from "../me/openapi";
 import { launchRoutes, launchSchemas } from "../launches/openapi";
@@ -24,6 +25,7 @@ export const FEATURES: Feature[] = [
   { routes: appPublicRoutes, schemas: appPublicSchemas },
   { routes: poolRoutes, schemas: poolSchemas },
   { routes: daemonRoutes, schemas: daemonSchemas },
+  { routes: treasuryRoutes, schemas: treasurySchemas },
   { routes: contestRoutes, schemas: contestSchemas },
   { routes: authRoutes, schemas: authSchemas },
   { routes: meRoutes, schemas: meSchemas },

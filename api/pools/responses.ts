@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { Address, Atoms, Integer, Mint } from "../openapi/primitives";
 import type { PoolView, Quote } from "./service";
 
-const Venue = v.pipe(v.picklist(["dbc", "damm_v2"]), v.metadata({ description: "dbc on the bonding curve, damm_v2 after migration" }));
+export const Venue = v.pipe(v.picklist(["dbc", "damm_v2"]), v.metadata({ description: "dbc on the bonding curve, damm_v2 after migration" }));
 
 export const PoolState = v.object({
   mint: Mint,

@@ -34,6 +34,7 @@ const REF = /^[A-Za-z0-9._:-]{1,64}$/;
 /** Lamports as a decimal string (the API's convention) or a safe integer. */
 const lamports = v.pipe(
   v.union([v.string(), v.number()], "must be lamports: a whole number, as a decimal string"),
+  v.metadata({ description: `lamports, a decimal string (a safe JSON integer is accepted): 1 to 0.5 SOL (${BUYBACK_MAX_LAMPORTS})`, examples: ["100000000"] }),
   v.transform((x) => (typeof x === "number" ? (Number.isSafeInteger(x) ? String(x) : "x") : x)),
   v.regex(/^\d{1,20}$/, "must be lamports: a whole number, as a decimal string"),
   v.transform((s) => BigInt(s)),

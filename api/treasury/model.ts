@@ -12,6 +12,7 @@ export { MintParam } from "../public/model";
 export const lamportsIn = (min: bigint, max: bigint, words: { max: string; min: string }) =>
   v.pipe(
     v.union([v.string(), v.number()], "must be a whole number of lamports (a decimal string)"),
+    v.metadata({ description: `lamports, a decimal string (a JSON integer is accepted): ${words.min} (${min}) to ${words.max} (${max})`, examples: [String(max / 4n)] }),
     v.transform((x) => String(x)),
     v.regex(/^\d{1,19}$/, "must be a whole number of lamports (a decimal string)"),
     v.transform((s) => BigInt(s)),

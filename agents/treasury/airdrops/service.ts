@@ -147,7 +147,7 @@ export async function executeAirdrop(deps: AirdropDeps, a: AirdropAgent, r: Aird
 
 type ListRow = {
   id: bigint; ref: string; requested_by: string; proposal_id: bigint | null; lamports: bigint; paid_lamports: bigint; recipients: number; top_holders: number | null;
-  status: string; created_at: Date; completed_at: Date | null; snapshot_id: bigint; slot: bigint; holders: number; snapshot_hash: string;
+  status: "paying" | "paid" | "partial" | "failed"; created_at: Date; completed_at: Date | null; snapshot_id: bigint; slot: bigint; holders: number; snapshot_hash: string;
 };
 
 /** GET: newest first (`cursor` = the last id of the page before), each with its snapshot and batches with their transactions. */
@@ -169,7 +169,7 @@ export async function listAirdrops(sql: Sql, mint: string, q: { limit: number; c
       paidLamports: r.paid_lamports.toString(),
       recipients: r.recipients,
       topHolders: r.top_holders,
-      requestedBy: r.requested_by === "agent" ? "agent" : "operator",
+      requestedBy: r.requested_by === "agent" ? ("agent" as const) : ("operator" as const),
       proposalId: r.proposal_id?.toString() ?? null,
       snapshot: { id: r.snapshot_id.toString(), slot: Number(r.slot), holders: r.holders, snapshotHash: r.snapshot_hash },
       createdAt: r.created_at.toISOString(),

@@ -20,7 +20,7 @@ import { coinPools, decimalsOf, quoteAt, snapshotOf, type PoolDeps } from "../..
 import { BUYBACK_MAX_LAMPORTS, type BuybackActions, type BuybackRequest, type BuybacksPage } from "../../../api/treasury/buybacks";
 import { appendStdout, inTx } from "../../../api/daemons/store";
 import { solText } from "../../runtime/tools";
-import { quotedInSol } from "../../swaps/buy";
+import { quotedInSol, type Venue } from "../../swaps/buy";
 import { claimedFeesOf, reserveVaultSpend } from "../spend";
 import { enqueuePayments } from "../batches";
 import { holdsVaultKey } from "../signers";
@@ -38,7 +38,7 @@ export const notSolQuoted = (mint: string) =>
 
 type Row = {
   id: bigint; mint: string; ref: string; requested_by: string; proposal_id: bigint | null; lamports: bigint; slippage_bps: number; burn: boolean;
-  status: string; venue: string | null; pool: string | null; minimum_out: string | null; swap_signature: string | null; tokens_received: string | null;
+  status: "queued" | "burning" | "done" | "failed" | "expired"; venue: Venue | null; pool: string | null; minimum_out: string | null; swap_signature: string | null; tokens_received: string | null;
   burn_signature: string | null; tokens_burned: string | null; error: string | null; created_at: Date; completed_at: Date | null;
 };
 const COLUMNS = `id, mint, ref, requested_by, proposal_id, lamports, slippage_bps, burn, status, venue, pool, minimum_out::text, swap_signature,
@@ -124,7 +124,7 @@ export function buybackView(r: Row) {
     tokensReceived: r.tokens_received,
     burnTransaction: r.burn_signature,
     tokensBurned: r.burn ? r.tokens_burned : null,
-    requestedBy: r.proposal_id === null ? "operator" : "agent",
+    requestedBy: r.proposal_id === null ? ("operator" as const) : ("agent" as const),
     proposalId: r.proposal_id?.toString() ?? null,
     error: r.error,
     createdAt: r.created_at.toISOString(),
