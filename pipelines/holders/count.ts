@@ -8,7 +8,7 @@
  * and the snapshot that already includes it never add up, whichever is stored first.
  */
 import type { ClickHouse } from "../../infra/clickhouse";
-import { NEVER_HOLDERS } from "./never-holders";
+import { NEVER_HOLDERS } from "../../ingest/contract/never-holders";
 
 /** Mints per query: the mint list travels as a query parameter. */
 export const MINTS_PER_QUERY = 1000;
