@@ -11,7 +11,7 @@ import { loadConfig } from "../infra/config";
 import { wirePlatform } from "../compose/wiring";
 import { createSolPriceService } from "../infra/sol-price";
 import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
-import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
+import { createSimulator, fixtureSimConfigs, simulatedPlatform } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { round } from "./measure";
 import { processCpu, machineCpu, threadCpu, threadCpuSince } from "./thread-cpu";
@@ -47,8 +47,10 @@ ch.query = ((sql: string, params?: never) => timed(`ch query ${sql.slice(0, 40).
 
 const simConfigs = fixtureSimConfigs(7);
 const log = createLogger("warn");
+// the simulated treasury and platform token, as `npm start` names them: their flows and balances are decoded and stored
+const simulated = simulatedPlatform(7, simConfigs);
 const platform = await wirePlatform({
-  config: loadConfig({ SIMULATOR: "off" }),
+  config: loadConfig({ SIMULATOR: "off", TREASURY_ADDRESS: simulated.treasury, PLATFORM_TOKEN_MINT: simulated.platformTokenMint }),
   log,
   engines: { ch, sql: engines.sql },
   configs: simulatedConfigRegistry(simConfigs),

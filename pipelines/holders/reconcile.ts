@@ -19,7 +19,7 @@ import type { SolanaRpc, TokenAccountBalance } from "../../infra/solana-rpc";
 import { LOCKS, withAdvisoryLock } from "../../infra/advisory-lock";
 import type { TokenBalanceRow } from "../rows";
 import { isNeverHolder } from "../../ingest/contract/fact-scope";
-import { ACCOUNT_BALANCES, recountHolders } from "./count";
+import { accountBalances, recountHolders } from "./count";
 
 export type HolderReconcileDeps = {
   ch: ClickHouse;
@@ -39,10 +39,7 @@ export async function reconcileCoinHolders(deps: HolderReconcileDeps, mint: stri
   const [spl, t22, known] = await Promise.all([
     deps.rpc.getTokenAccounts(mint, "spl-token"),
     deps.rpc.getTokenAccounts(mint, "token-2022"),
-    deps.ch.query<{ account: string; owner: string; balance: string; decimals: number }>(
-      `SELECT account, owner, toString(balance) AS balance, decimals FROM (${ACCOUNT_BALANCES})`,
-      { mints: [mint] },
-    ),
+    deps.ch.query<{ account: string; owner: string; balance: string; decimals: number }>(`SELECT account, owner, toString(balance) AS balance, decimals FROM (${accountBalances([mint])})`),
   ]);
   const at = Math.floor(Date.now() / 1000);
   const decimals = known[0]?.decimals ?? 0;
