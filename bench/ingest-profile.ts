@@ -99,6 +99,7 @@ console.log(`CPU ${round((cpu.user + cpu.system) / 1e6)} s over ${round(seconds)
 const trades = Number((await query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n);
 console.log(`${TXS} transactions, ${trades} trades in ${round(seconds)} s: ${Math.round(trades / seconds)} trades/s; ${platform.metrics.batches} sink writes, ${round(platform.metrics.writeMs / 1000)} s writing`);
 console.log(`machine: ${round((100 * (machine.busy - machine0.busy)) / (machine.total - machine0.total))}% busy of ${navigator.hardwareConcurrency} cores; Postgres ${Math.round((postgresMs * 1000) / TXS)} µs per transaction`);
+console.log(`CPU per transaction: ${Math.round((cpu.user + cpu.system) / TXS)} µs in this process (every thread) + ${Math.round((postgresMs * 1000) / TXS)} µs in Postgres`);
 console.log(`inserts per sink write: ${round(inserts / platform.metrics.batches)} (${inserts} non-empty inserts)`);
 console.log(`facts decoded per transaction: ${[...factKinds].map(([k, n]) => `${k} ${round(n / TXS, 3)}`).join(", ")}`);
 console.log(`CPU per thread name (µs per transaction): ${threads.map(([n, ms]) => `${n} ${Math.round((ms * 1000) / TXS)}`).join(", ")}`);

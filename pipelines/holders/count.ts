@@ -7,28 +7,18 @@
  * an owner with a positive balance that is not in NEVER_HOLDERS. A transaction's own delta
  * and the snapshot that already includes it never add up, whichever is stored first.
  */
-import type { ClickHouse } from "../../infra/clickhouse";
+import { stringListLiteral, type ClickHouse } from "../../infra/clickhouse";
 import { NEVER_HOLDERS } from "../../ingest/contract/never-holders";
 
 /** Mints per query. */
 export const MINTS_PER_QUERY = 1000;
 
 /**
- * The mints and owners go into these reads as literals, not query parameters: chDB's Node
- * binding runs parameterized queries one at a time across the whole process (its guard against
- * a race in the engine), so a count of a second would hold up the sink's ledger lookups and
- * every parameterized read behind it. Mints and owners are base58; quotes and backslashes are
- * escaped all the same.
- */
-export function stringArray(values: readonly string[]): string {
-  return `[${values.map((v) => `'${v.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`).join(",")}]`;
-}
-
-/**
  * Per account of `mints`: its owner (the newest one named), balance (latest snapshot + the
  * 'tx' deltas of later slots), decimals and newest slot. One pass grouped by account, no
  * FINAL: 'tx' rows are exactly-once (the sink's gate), and a snapshot read twice at one slot
- * is the same amount, which argMax takes once.
+ * is the same amount, which argMax takes once. The mints are literals, not parameters, so a
+ * long read never holds up the parameterized ones (infra/clickhouse stringListLiteral).
  */
 export const accountBalances = (mints: readonly string[]) => `
   SELECT mint, account, owner,
@@ -41,13 +31,13 @@ export const accountBalances = (mints: readonly string[]) => `
            groupArrayIf((slot, amount), kind = 'tx') AS deltas,
            max(decimals) AS decimals, max(slot) AS last_slot
     FROM token_balances
-    WHERE mint IN ${stringArray(mints)}
+    WHERE mint IN ${stringListLiteral(mints)}
     GROUP BY mint, account
   )`;
 
 /** Per mint: the owners with a positive balance, and the newest slot the count includes. */
 const countSelect = (mints: readonly string[]) => `
-  SELECT mint, countIf(balance > 0 AND owner NOT IN ${stringArray(NEVER_HOLDERS)}) AS holders, max(last_slot) AS slot
+  SELECT mint, countIf(balance > 0 AND owner NOT IN ${stringListLiteral(NEVER_HOLDERS)}) AS holders, max(last_slot) AS slot
   FROM (
     SELECT mint, owner, sum(greatest(balance, toInt128(0))) AS balance, max(last_slot) AS last_slot
     FROM (${accountBalances(mints)})

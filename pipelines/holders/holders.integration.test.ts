@@ -12,7 +12,7 @@ import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs
 import { buildStorage } from "../../compose/storage";
 import type { Fact, PoolCreated, TokenBalanceChange } from "../../ingest/contract/facts";
 import type { TxEnvelope } from "../../ingest/contract/envelope";
-import { accountBalances, stringArray } from "./count";
+import { accountBalances } from "./count";
 import { holderCounts } from "./read";
 import { createHolderCounter } from "./counter";
 import { DBC_POOL_AUTHORITY, INCINERATOR } from "../../ingest/contract/never-holders";
@@ -62,13 +62,6 @@ async function balances(ch: ClickHouse, mint: string): Promise<Record<string, st
 const holdersOf = async (ch: ClickHouse, mint: string) => (await holderCounts(ch, [mint])).byMint.get(mint);
 
 describe("holders", () => {
-  test("the reads' literal lists (not query parameters, see count.ts) keep every character", async () => {
-    const engines = await testEngines();
-    const values = ["GLZPY8BKvz4SskptWRpNZ29UJPmS9BYx1enRHUa9oSDx", "it's", "back\\slash\\'", ""];
-    const rows = await engines.ch.query<{ v: string }>(`SELECT arrayJoin(${stringArray(values)}) AS v`);
-    expect(rows.map((r) => r.v)).toEqual(values);
-  });
-
   test("counted from stored balances: pool vaults and the incinerator are never holders, nor stored; other tokens are not stored", async () => {
     const engines = await testEngines();
     const store = await buildStorage(engines, registry, log);
