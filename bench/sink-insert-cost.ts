@@ -7,7 +7,9 @@
  * table and each materialized view reading it), its rows per write, and the process's CPU per
  * insert (chDB's threads included: the engine runs in this process) and wall time.
  *
- *   bun run bench/sink-insert-cost.ts [--txs 60000] [--group 2800]
+ * `--without-views a,b`: drops those materialized views first, to see what each costs.
+ *
+ *   bun run bench/sink-insert-cost.ts [--txs 60000] [--group 2800] [--without-views fees_1h_mv,trades_by_slot_mv]
  */
 import { parseArgs } from "node:util";
 import { freshEngines } from "../infra/testing/engines";
@@ -19,7 +21,9 @@ import { planBatch, planRows } from "../pipelines/write-plan";
 import { FACT_TABLES } from "../pipelines/rows";
 import { round } from "./measure";
 
-const { values: args } = parseArgs({ options: { txs: { type: "string", default: "60000" }, group: { type: "string", default: "2800" } } });
+const { values: args } = parseArgs({
+  options: { txs: { type: "string", default: "60000" }, group: { type: "string", default: "2800" }, "without-views": { type: "string", default: "" } },
+});
 const TXS = Number(args.txs);
 const GROUP = Number(args.group);
 
@@ -44,6 +48,7 @@ for (let i = 0; i < TXS; i += GROUP) {
 
 const engines = await freshEngines("acp-insert-cost", 4);
 try {
+  for (const view of args["without-views"]!.split(",").filter(Boolean)) await engines.ch.command(`DROP VIEW ${view}`);
   // a table's dependencies are the materialized views reading it: each insert makes a part in each view's table too
   const views = await engines.ch.query<{ source: string; n: string }>(
     "SELECT name AS source, toString(length(dependencies_table)) AS n FROM system.tables WHERE database = currentDatabase()",
