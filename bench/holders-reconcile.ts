@@ -21,7 +21,7 @@ import { encodeBase58 } from "../infra/base58";
 import { createLogger } from "../infra/log";
 import { reconcileCoinHolders } from "../pipelines/holders/reconcile";
 import { holderCounts } from "../pipelines/holders/read";
-import { DBC_POOL_AUTHORITY } from "../pipelines/holders/never-holders";
+import { DBC_POOL_AUTHORITY } from "../ingest/contract/never-holders";
 
 const { values: args } = parseArgs({
   options: {

@@ -11,7 +11,7 @@ import { loadConfig } from "../infra/config";
 import { wirePlatform } from "../compose/wiring";
 import { createSolPriceService } from "../infra/sol-price";
 import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
-import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
+import { createSimulator, fixtureSimConfigs, simulatedPlatform } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { round } from "./measure";
 import { processCpu, machineCpu, threadCpu, threadCpuSince } from "./thread-cpu";
@@ -36,13 +36,21 @@ const timed = <T>(label: string, rows: number, p: Promise<T>) => {
 const ch = engines.ch;
 const insert = ch.insert.bind(ch);
 const query = ch.query.bind(ch);
-ch.insert = (table, rows) => timed(`ch insert ${table}`, rows.length, insert(table, rows));
+const command = ch.command.bind(ch);
+let inserts = 0;
+ch.insert = (table, rows) => {
+  if (rows.length) inserts++;
+  return timed(`ch insert ${table}`, rows.length, insert(table, rows));
+};
+ch.command = ((sql: string, params?: never) => timed(`ch command ${sql.trim().slice(0, 40).replace(/\s+/g, " ")}`, 0, command(sql, params))) as typeof ch.command;
 ch.query = ((sql: string, params?: never) => timed(`ch query ${sql.slice(0, 40).replace(/\s+/g, " ")}`, 0, query(sql, params))) as typeof ch.query;
 
 const simConfigs = fixtureSimConfigs(7);
 const log = createLogger("warn");
+// the simulated treasury and platform token, as `npm start` names them: their flows and balances are decoded and stored
+const simulated = simulatedPlatform(7, simConfigs);
 const platform = await wirePlatform({
-  config: loadConfig({ SIMULATOR: "off" }),
+  config: loadConfig({ SIMULATOR: "off", TREASURY_ADDRESS: simulated.treasury, PLATFORM_TOKEN_MINT: simulated.platformTokenMint }),
   log,
   engines: { ch, sql: engines.sql },
   configs: simulatedConfigRegistry(simConfigs),
@@ -51,7 +59,17 @@ const platform = await wirePlatform({
   responseCache: false,
 });
 const decode = platform.decoder.decode.bind(platform.decoder);
-platform.decoder.decode = (text, source, at) => timed("decode (worker, wall)", 0, decode(text, source, at));
+// facts per kind as decoded (what crosses from the worker to the main thread)
+const factKinds = new Map<string, number>();
+platform.decoder.decode = (text, source, at) =>
+  timed(
+    "decode (worker, wall)",
+    0,
+    decode(text, source, at).then((body) => {
+      if (body.ok) for (const e of body.envelopes) for (const f of e.facts) factKinds.set(f.kind, (factKinds.get(f.kind) ?? 0) + 1);
+      return body;
+    }),
+  );
 const server = platform.app.listen({ port: 0, hostname: "127.0.0.1" });
 
 const sim = createSimulator({ seed: 7, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - TXS, secondsPerTx: 1, pools: 200 });
@@ -81,6 +99,9 @@ console.log(`CPU ${round((cpu.user + cpu.system) / 1e6)} s over ${round(seconds)
 const trades = Number((await query<{ n: string }>("SELECT count() AS n FROM trades"))[0]!.n);
 console.log(`${TXS} transactions, ${trades} trades in ${round(seconds)} s: ${Math.round(trades / seconds)} trades/s; ${platform.metrics.batches} sink writes, ${round(platform.metrics.writeMs / 1000)} s writing`);
 console.log(`machine: ${round((100 * (machine.busy - machine0.busy)) / (machine.total - machine0.total))}% busy of ${navigator.hardwareConcurrency} cores; Postgres ${Math.round((postgresMs * 1000) / TXS)} µs per transaction`);
+console.log(`CPU per transaction: ${Math.round((cpu.user + cpu.system) / TXS)} µs in this process (every thread) + ${Math.round((postgresMs * 1000) / TXS)} µs in Postgres`);
+console.log(`inserts per sink write: ${round(inserts / platform.metrics.batches)} (${inserts} non-empty inserts)`);
+console.log(`facts decoded per transaction: ${[...factKinds].map(([k, n]) => `${k} ${round(n / TXS, 3)}`).join(", ")}`);
 console.log(`CPU per thread name (µs per transaction): ${threads.map(([n, ms]) => `${n} ${Math.round((ms * 1000) / TXS)}`).join(", ")}`);
 for (const [step, ms] of Object.entries(platform.metrics.stepMs)) console.log(`sink step ${step.padEnd(50)} ${String(round(ms / 1000)).padStart(7)} s`);
 for (const [label, s] of [...spent].sort((a, b) => b[1].ms - a[1].ms))

@@ -272,7 +272,9 @@ export async function wirePlatform(opts: {
 }) {
   const { config, log, engines, configs } = opts;
   const { registry, addressSync, metrics, consumerStats, sink, bus, holders } = await buildStorage(engines, configs, log, { bus: opts.bus, consumer: !!opts.bus, addressSync: config, parkedMaxAgeMs: config.parkedFactsMaxAgeHours * 3_600_000, treasury: treasuryOf(config) });
-  const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers);
+  // decode only the balance facts the pipelines can use, following the coins as pools appear
+  const decoder = createDecodePool(opts.decodeWorkers ?? config.decodeWorkers, { scope: registry.factScope() });
+  registry.onNewPool((pool) => decoder.learnCoins([pool.mint]));
   const price = opts.price ?? createSolPriceService(priceSources(config, opts.rpc ?? null), log.child({ stage: "price" }));
   const launches = launchPlatform(config, engines, configs, opts.rpc ?? null, log);
   const data = dataApiDeps(config, engines, configs, price, { ...opts, rpc: opts.rpc ?? null });

@@ -7,6 +7,7 @@
  * classified: the treasury's flows are read from whole transactions (treasury.ts).
  */
 import type { Fact } from "../ingest/contract/facts";
+import { isNeverHolder } from "../ingest/contract/fact-scope";
 import type { PoolEntry, PoolRegistry } from "./platform/registry";
 
 export type Parked = { fact: Fact; waitsFor: string };
@@ -92,10 +93,11 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
         // Holder counts want the platform coins' balances, tokenomics the platform token's
         // (the treasury's buybacks among them). Every transaction moves other tokens too
         // (wSOL, the quote vaults', foreign coins'): they are not the platform's facts, yet
-        // not a loss either, so they are neither parked nor counted as dropped. A coin's
-        // balance moved before its creation reached us is healed by the holder
-        // reconciliation (pipelines/holders/).
-        if (isPlatformCoin(f.mint) || isPlatformToken(f.mint)) out.accepted.push(f);
+        // not a loss either, so they are neither parked nor counted as dropped. Nor are the
+        // balances of owners that are never holders (the pools' own vaults, the incinerator):
+        // no count reads them. A coin's balance moved before its creation reached us is
+        // healed by the holder reconciliation (pipelines/holders/).
+        if ((isPlatformCoin(f.mint) || isPlatformToken(f.mint)) && !isNeverHolder(f.owner)) out.accepted.push(f);
         break;
     }
   }

@@ -13,7 +13,7 @@
  * Writes are serialized per process (the sink's queue); across processes the bus
  * keys by mint, so one coin's facts meet one writer.
  */
-import type { ClickHouse } from "../infra/clickhouse";
+import { stringListLiteral, type ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
 import type { FactTable } from "./rows";
 import { markedInFlight } from "./in-flight";
@@ -90,7 +90,9 @@ const SLOT_GAP = 9_000;
  * whole signatures (88 characters each) cost more than the lookup itself (16 of
  * 20 ms with chDB). The slot range keeps the read on the key; a tail matching some
  * other signature in that range only returns that signature, which the exact
- * comparison here then leaves out.
+ * comparison here then leaves out. The list is written into the query, not passed as a
+ * parameter, so this read on every webhook call's path never waits in chDB's line of
+ * parameterized queries (infra/clickhouse stringListLiteral).
  */
 export async function storedSignatures(ch: ClickHouse, items: readonly SignatureAt[]): Promise<Set<string>> {
   const wanted = new Set(items.map((i) => i.signature));
@@ -98,8 +100,7 @@ export async function storedSignatures(ch: ClickHouse, items: readonly Signature
     slotClusters(items).flatMap((cluster) =>
       chunks(cluster).map((part) =>
         ch.query<{ signature: string }>(
-          `SELECT signature FROM transactions WHERE slot BETWEEN {lo:UInt64} AND {hi:UInt64} AND right(signature, ${TAIL}) IN {tails:Array(String)}`,
-          { lo: part[0]!.slot, hi: part[part.length - 1]!.slot, tails: part.map((i) => i.signature.slice(-TAIL)) },
+          `SELECT signature FROM transactions WHERE slot BETWEEN ${slotLiteral(part[0]!.slot)} AND ${slotLiteral(part[part.length - 1]!.slot)} AND right(signature, ${TAIL}) IN ${stringListLiteral(part.map((i) => i.signature.slice(-TAIL)))}`,
         ),
       ),
     ),
@@ -118,6 +119,12 @@ export async function completedSignatures(ch: ClickHouse, sql: Sql, items: reado
   if (stored.size === 0) return stored;
   for (const s of await markedInFlight(sql, [...stored])) stored.delete(s);
   return stored;
+}
+
+/** A slot as SQL: a whole number, checked (slots come from the network). */
+function slotLiteral(slot: number): string {
+  if (!Number.isSafeInteger(slot) || slot < 0) throw new Error(`not a slot: ${slot}`);
+  return String(slot);
 }
 
 /** Base58 signatures are random: 16 characters (94 bits) make a false match vanishingly rare. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
+import { createSimulator, fixtureSimConfigs, simulatedPlatform } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { toEnvelopes } from "../ingest/helius/handle";
 import type { Fact, Migration, PoolCreated, TokenBalanceChange, Trade } from "../ingest/contract/facts";
@@ -100,5 +100,44 @@ describe("token balances", () => {
     const plan = planRows(planBatch([envelope([balance("c", 0, created.mint, -1n)], { source: "backfill" })], none, none, pools), [], pools);
     expect(plan.tables.token_balances.check.map((r) => [r.signature, r.amount])).toEqual([["c", -1n]]);
     expect(plan.tables.token_balances.clear).toEqual([]);
+  });
+});
+
+describe("the decode scope (ingest/contract/fact-scope.ts)", () => {
+  test("decoding with the platform's scope changes no row: simulated traffic planned with every fact and with the scope", () => {
+    const seed = 23;
+    const simConfigs = fixtureSimConfigs(seed);
+    const platform = simulatedPlatform(seed, simConfigs);
+    const treasury = { treasuryAddress: platform.treasury, platformTokenMint: platform.platformTokenMint };
+    const bodies = createSimulator({ seed, configs: simConfigs, pools: 6 });
+    const every = new PoolRegistry(simulatedConfigRegistry(simConfigs), treasury);
+    const scoped = new PoolRegistry(simulatedConfigRegistry(simConfigs), treasury);
+    // as the all-in-one wires it: the scope as of start, learning the coins the sink stores
+    const scope = scoped.factScope();
+    scoped.onNewPool((p) => scope.coins!.add(p.mint));
+    const seen = { facts: 0, kept: 0, balances: 0, flows: new Set<string>() };
+    for (let i = 0; i < 40; i++) {
+      const body = JSON.parse(JSON.stringify(bodies.next(100)));
+      const all = toEnvelopes(body, "helius", 0);
+      const few = toEnvelopes(body, "helius", 0, { scope });
+      const planned = [all, few].map((batch, k) => {
+        const pools = k === 0 ? every : scoped;
+        const plan = planBatch(batch, none, none, pools);
+        for (const p of plan.newPools) pools.remember(p);
+        return planRows(plan, [], pools);
+      });
+      expect(planned[1]!.tables).toEqual(planned[0]!.tables);
+      expect(planned[1]!.agents).toEqual(planned[0]!.agents);
+      expect(planned[1]!.park).toEqual(planned[0]!.park);
+      expect(planned[1]!.dropped).toBe(planned[0]!.dropped);
+      seen.facts += all.reduce((n, e) => n + e.facts.length, 0);
+      seen.kept += few.reduce((n, e) => n + e.facts.length, 0);
+      for (const f of planned[0]!.tables.treasury_flows.clear) seen.flows.add(f.kind);
+      seen.balances += planned[0]!.tables.token_balances.clear.length;
+    }
+    // the traffic had what the scope must keep, and the scope left most facts out
+    expect([...seen.flows].sort()).toEqual(["buyback", "transfer"]);
+    expect(seen.balances).toBeGreaterThan(0);
+    expect(seen.kept).toBeLessThan(seen.facts / 2);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The ClickHouse the rest of the code sees: chDB in-process by default, a server over HTTP
- * when CLICKHOUSE_URL is set. Same SQL on both; parameters are always typed
- * placeholders (`{mint:String}`), never string-built.
+ * when CLICKHOUSE_URL is set. Same SQL on both; parameters are typed placeholders
+ * (`{mint:String}`), never string-built, except the lists `stringListLiteral` writes for the
+ * few queries that must not wait behind others (see there).
  */
 export type Params = Record<string, unknown>;
 
@@ -25,6 +26,18 @@ export interface ClickHouse {
 
 export type StreamFormat = "CSV" | "JSONEachRow" | "Parquet";
 export type StreamOptions = { signal?: AbortSignal; settings?: Record<string, string | number> };
+
+/**
+ * A list of strings as a ClickHouse array literal, every quote and backslash escaped. chDB's
+ * Node binding runs queries with parameters one at a time across the whole process (its guard
+ * against a race in the engine), while queries without parameters run side by side. So the
+ * sink's ledger lookup, on the path of every webhook call, and the holder counts, which read a
+ * coin's whole history, put their lists in the text: the one never waits behind the reads, the
+ * other never holds them up.
+ */
+export function stringListLiteral(values: readonly string[]): string {
+  return `[${values.map((v) => `'${v.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`).join(",")}]`;
+}
 
 /**
  * Parquet settings of streamed exports: no page index and no bloom filters, so a file's

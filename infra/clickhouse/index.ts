@@ -5,6 +5,7 @@ import { createChdb } from "./chdb";
 import { createClickhouseServer } from "./server";
 
 export type { ClickHouse, Params, StreamFormat, StreamOptions } from "./client";
+export { stringListLiteral } from "./client";
 
 export async function connectClickhouse(config: Pick<Config, "clickhouseUrl" | "dataDir">): Promise<ClickHouse> {
   return config.clickhouseUrl ? createClickhouseServer(config.clickhouseUrl) : createChdb(join(config.dataDir, "clickhouse"));

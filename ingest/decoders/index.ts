@@ -3,8 +3,10 @@
  * then its inner list), remembers per program the last non-event instruction (the parent
  * of the events that follow it) and hands each known event or instruction to its decoder;
  * then one `token_balance` fact per token account the transaction moved (token-balances.ts).
+ * With a scope (contract/fact-scope.ts), only the balance and SOL facts the pipelines can use.
  */
 import type { DecodedTransaction } from "../contract/facts";
+import { coinsNamedBy, keepsTokenBalance, type FactScope } from "../contract/fact-scope";
 import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { DAMM_V2, DBC, type IxInfo, type ProgramCoder } from "./program-coder";
@@ -133,8 +135,11 @@ class Walker {
   }
 }
 
-/** Facts, unknown discriminators and decoding errors of one transaction. Never throws. */
-export function decodeTransaction(tx: ChainTransaction): DecodedTransaction {
+/**
+ * Facts, unknown discriminators and decoding errors of one transaction. Never throws.
+ * `scope`: keep only the balance facts it says the pipelines can use (every one without it).
+ */
+export function decodeTransaction(tx: ChainTransaction, scope?: FactScope): DecodedTransaction {
   const out: DecodedTransaction = {
     tx: { signature: tx.signature, slot: tx.slot, blockTime: tx.blockTime, feePayer: tx.feePayer, failed: tx.failed },
     facts: [],
@@ -150,8 +155,12 @@ export function decodeTransaction(tx: ChainTransaction): DecodedTransaction {
     out.errors.push({ ix: walker.ix, inner: -1, message: `decoder bug: ${errorMessage(e)}` });
   }
   // balances move only when the transaction succeeds, so they come after the failed check
-  for (const f of tokenBalanceFacts(tx)) out.facts.push(f);
-  const balance = feePayerBalance(tx);
+  if (scope) {
+    const txCoins = coinsNamedBy(out.facts, scope);
+    out.facts = out.facts.filter((f) => f.kind !== "sol_transfer" || scope.treasury.has(f.from));
+    for (const f of tokenBalanceFacts(tx, (b) => keepsTokenBalance(scope, b.mint, b.owner, txCoins))) out.facts.push(f);
+  } else for (const f of tokenBalanceFacts(tx)) out.facts.push(f);
+  const balance = !scope || scope.treasury.has(tx.feePayer) ? feePayerBalance(tx) : null;
   if (balance) out.facts.push(balance);
   for (const f of out.facts) withoutNul(f);
   return out;

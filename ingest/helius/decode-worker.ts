@@ -1,12 +1,15 @@
 /**
  * Worker thread: parses and decodes webhook bodies off the HTTP event loop.
  * Receives a DecodeRequest, answers a DecodeAnswer (a decoder that throws is
- * answered as a failure, which the pool turns into a 503, never a 400).
+ * answered as a failure, which the pool turns into a 503, never a 400); keeps the
+ * fact scope the pool sends it (a ScopeMessage, not answered).
  */
-import { answerDecode, type DecodeRequest } from "./decode-pool";
+import { decodeWorker, type DecodeRequest, type ScopeMessage } from "./decode-pool";
 
 declare const self: Worker;
 
-self.onmessage = (event: MessageEvent<DecodeRequest>) => {
-  self.postMessage(answerDecode(event.data));
+const handle = decodeWorker();
+self.onmessage = (event: MessageEvent<DecodeRequest | ScopeMessage>) => {
+  const answer = handle(event.data);
+  if (answer) self.postMessage(answer);
 };

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { normalizeWebhookTransaction } from "../normalize";
 import { decodeTransaction } from "../decoders";
 import { envelopeFromDecoded, envelopeUndecodable, type TxEnvelope } from "../contract/envelope";
+import { learnCoins, type FactScope } from "../contract/fact-scope";
 
 export const MAX_TRANSACTIONS_PER_WEBHOOK = 1000;
 
@@ -28,7 +29,15 @@ function signatureOf(element: unknown): string | null {
   return typeof s === "string" && s.length <= 100 ? s : null;
 }
 
-export function toEnvelopes(elements: unknown[], source: TxEnvelope["source"], receivedAt = Date.now()): TxEnvelope[] {
+/**
+ * `scope`: decode only the balance facts the pipelines can use (contract/fact-scope.ts); the
+ * coins the transactions prove are learned into it in order, so a coin created early in a body
+ * keeps its balances later in the same body, and are added to `learned`.
+ */
+export type DecodeOptions = { scope?: FactScope | null; learned?: string[] };
+
+export function toEnvelopes(elements: unknown[], source: TxEnvelope["source"], receivedAt = Date.now(), opts: DecodeOptions = {}): TxEnvelope[] {
+  const scope = opts.scope ?? undefined;
   return elements.map((element) => {
     const normalized = normalizeWebhookTransaction(element);
     if (!normalized.ok) {
@@ -36,14 +45,16 @@ export function toEnvelopes(elements: unknown[], source: TxEnvelope["source"], r
       const signature = signatureOf(element) ?? `invalid:${createHash("sha256").update(payload).digest("hex")}`;
       return envelopeUndecodable(source, receivedAt, payload, normalized.reason, signature);
     }
-    return envelopeFromDecoded(source, receivedAt, decodeTransaction(normalized.tx), () => JSON.stringify(element));
+    const decoded = decodeTransaction(normalized.tx, scope);
+    if (scope) for (const mint of learnCoins(scope, decoded.facts)) opts.learned?.push(mint);
+    return envelopeFromDecoded(source, receivedAt, decoded, () => JSON.stringify(element));
   });
 }
 
 export type DecodedBody = { ok: true; envelopes: TxEnvelope[] } | { ok: false; message: string };
 
 /** A webhook body as text → envelopes, or what is wrong with it. */
-export function decodeWebhookText(text: string, source: TxEnvelope["source"], receivedAt: number): DecodedBody {
+export function decodeWebhookText(text: string, source: TxEnvelope["source"], receivedAt: number, opts: DecodeOptions = {}): DecodedBody {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -52,5 +63,5 @@ export function decodeWebhookText(text: string, source: TxEnvelope["source"], re
   }
   const checked = checkWebhookBody(body);
   if (!checked.ok) return checked;
-  return { ok: true, envelopes: toEnvelopes(checked.elements, source, receivedAt) };
+  return { ok: true, envelopes: toEnvelopes(checked.elements, source, receivedAt, opts) };
 }

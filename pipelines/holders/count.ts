@@ -7,19 +7,20 @@
  * an owner with a positive balance that is not in NEVER_HOLDERS. A transaction's own delta
  * and the snapshot that already includes it never add up, whichever is stored first.
  */
-import type { ClickHouse } from "../../infra/clickhouse";
-import { NEVER_HOLDERS } from "./never-holders";
+import { stringListLiteral, type ClickHouse } from "../../infra/clickhouse";
+import { NEVER_HOLDERS } from "../../ingest/contract/never-holders";
 
-/** Mints per query: the mint list travels as a query parameter. */
+/** Mints per query. */
 export const MINTS_PER_QUERY = 1000;
 
 /**
- * Per account of `{mints}`: its owner (the newest one named), balance (latest snapshot + the
+ * Per account of `mints`: its owner (the newest one named), balance (latest snapshot + the
  * 'tx' deltas of later slots), decimals and newest slot. One pass grouped by account, no
  * FINAL: 'tx' rows are exactly-once (the sink's gate), and a snapshot read twice at one slot
- * is the same amount, which argMax takes once.
+ * is the same amount, which argMax takes once. The mints are literals, not parameters, so a
+ * long read never holds up the parameterized ones (infra/clickhouse stringListLiteral).
  */
-export const ACCOUNT_BALANCES = `
+export const accountBalances = (mints: readonly string[]) => `
   SELECT mint, account, owner,
          snapshot_amount + arraySum(arrayMap(t -> if(t.1 > snapshot_slot, t.2, toInt128(0)), deltas)) AS balance,
          decimals, last_slot
@@ -30,16 +31,16 @@ export const ACCOUNT_BALANCES = `
            groupArrayIf((slot, amount), kind = 'tx') AS deltas,
            max(decimals) AS decimals, max(slot) AS last_slot
     FROM token_balances
-    WHERE mint IN {mints:Array(String)}
+    WHERE mint IN ${stringListLiteral(mints)}
     GROUP BY mint, account
   )`;
 
 /** Per mint: the owners with a positive balance, and the newest slot the count includes. */
-const COUNT_SELECT = `
-  SELECT mint, countIf(balance > 0 AND owner NOT IN {never:Array(String)}) AS holders, max(last_slot) AS slot
+const countSelect = (mints: readonly string[]) => `
+  SELECT mint, countIf(balance > 0 AND owner NOT IN ${stringListLiteral(NEVER_HOLDERS)}) AS holders, max(last_slot) AS slot
   FROM (
     SELECT mint, owner, sum(greatest(balance, toInt128(0))) AS balance, max(last_slot) AS last_slot
-    FROM (${ACCOUNT_BALANCES})
+    FROM (${accountBalances(mints)})
     GROUP BY mint, owner
   )
   GROUP BY mint`;
@@ -50,8 +51,7 @@ export async function recountHolders(ch: ClickHouse, mints: readonly string[]): 
   for (let i = 0; i < unique.length; i += MINTS_PER_QUERY)
     await ch.command(
       `INSERT INTO holder_counts (mint, holders, slot, counted_at)
-       SELECT mint, holders, slot, now64(3) FROM (${COUNT_SELECT})`,
-      { mints: unique.slice(i, i + MINTS_PER_QUERY), never: NEVER_HOLDERS },
+       SELECT mint, holders, slot, now64(3) FROM (${countSelect(unique.slice(i, i + MINTS_PER_QUERY))})`,
     );
 }
 

@@ -87,3 +87,20 @@ describe("holder counter", () => {
     expect(c.calls.length).toBe(2);
   });
 });
+
+describe("holder counter pacing", () => {
+  test("counts take at most their share of the time: after a long count the next waits three times as long", async () => {
+    const c = heldCounts();
+    const counter = createHolderCounter({ ch: noEngine, log, minIntervalMs: 10, maxBusyShare: 0.25, recount: c.recount });
+    counter.changed(["a"]);
+    await until("the first count", () => c.waiting() === 1);
+    await new Promise((r) => setTimeout(r, 100)); // the count takes at least 100 ms
+    counter.changed(["b"]);
+    const ended = performance.now();
+    c.release();
+    await until("the second count", () => c.calls.length === 2);
+    expect(c.calls[1]!.at - ended).toBeGreaterThanOrEqual(295);
+    c.release();
+    await counter.stop();
+  });
+});

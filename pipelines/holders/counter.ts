@@ -2,6 +2,9 @@
  * Keeps `holder_counts` in step with `token_balances` in the process that stores facts: the
  * sink tells it which coins got balance rows (`changed`), and it recounts them together, at
  * most once every `minIntervalMs` (2 s): a busy coin is recounted every 2 s, not per write.
+ * A count reads every balance row of its coins, so it grows with their history: counts take
+ * at most `maxBusyShare` of the time (a quarter: after a count of 1 s the next waits 3 s), and
+ * the engine is left to the writes in between.
  * A coin that changes during a count waits for the next one, so none is lost; a count that
  * fails puts its coins back and is tried again at the next interval.
  */
@@ -25,22 +28,29 @@ export type HolderCounterDeps = {
   log: Logger;
   /** the least time between two counts (default 2 s) */
   minIntervalMs?: number;
+  /** the largest share of the time counts may take (default 0.25) */
+  maxBusyShare?: number;
   /** the count itself (default: recountHolders); tests replace it */
   recount?: (mints: string[]) => Promise<void>;
 };
 
 export function createHolderCounter(deps: HolderCounterDeps): HolderCounter {
   const minIntervalMs = deps.minIntervalMs ?? 2000;
+  const restPerMs = 1 / (deps.maxBusyShare ?? 0.25) - 1;
   const recount = deps.recount ?? ((mints: string[]) => recountHolders(deps.ch, mints));
   const pending = new Set<string>();
   let running: Promise<void> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastStart = -Infinity;
+  /** when the last count ended, and how long it took */
+  let lastEnd = -Infinity;
+  let lastMs = 0;
   let stopped = false;
 
   function schedule(): void {
     if (stopped || running || timer || pending.size === 0) return;
-    timer = setTimeout(run, Math.max(0, lastStart + minIntervalMs - performance.now()));
+    const next = Math.max(lastStart + minIntervalMs, lastEnd + lastMs * restPerMs);
+    timer = setTimeout(run, Math.max(0, next - performance.now()));
     timer.unref?.();
   }
 
@@ -57,6 +67,8 @@ export function createHolderCounter(deps: HolderCounterDeps): HolderCounter {
         deps.log.warn("holder count failed; retried at the next interval", { coins: mints.length, error: String(err) });
       })
       .finally(() => {
+        lastEnd = performance.now();
+        lastMs = lastEnd - lastStart;
         running = null;
         schedule();
       });

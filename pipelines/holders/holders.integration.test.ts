@@ -12,10 +12,10 @@ import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs
 import { buildStorage } from "../../compose/storage";
 import type { Fact, PoolCreated, TokenBalanceChange } from "../../ingest/contract/facts";
 import type { TxEnvelope } from "../../ingest/contract/envelope";
-import { ACCOUNT_BALANCES } from "./count";
+import { accountBalances } from "./count";
 import { holderCounts } from "./read";
 import { createHolderCounter } from "./counter";
-import { DBC_POOL_AUTHORITY, INCINERATOR } from "./never-holders";
+import { DBC_POOL_AUTHORITY, INCINERATOR } from "../../ingest/contract/never-holders";
 import { reconcileCoinHolders, reconcileHolders, scheduleHolderReconciliation } from "./reconcile";
 
 const log = createLogger("error");
@@ -55,14 +55,14 @@ function coin() {
 }
 
 async function balances(ch: ClickHouse, mint: string): Promise<Record<string, string>> {
-  const rows = await ch.query<{ account: string; balance: string }>(`SELECT account, toString(balance) AS balance FROM (${ACCOUNT_BALANCES})`, { mints: [mint] });
+  const rows = await ch.query<{ account: string; balance: string }>(`SELECT account, toString(balance) AS balance FROM (${accountBalances([mint])})`);
   return Object.fromEntries(rows.map((r) => [r.account, r.balance]));
 }
 
 const holdersOf = async (ch: ClickHouse, mint: string) => (await holderCounts(ch, [mint])).byMint.get(mint);
 
 describe("holders", () => {
-  test("counted from stored balances: pool vaults and the incinerator are never holders; other tokens are not stored", async () => {
+  test("counted from stored balances: pool vaults and the incinerator are never holders, nor stored; other tokens are not stored", async () => {
     const engines = await testEngines();
     const store = await buildStorage(engines, registry, log);
     const c = coin();
@@ -86,7 +86,8 @@ describe("holders", () => {
     const all = await holderCounts(engines.ch);
     expect(all.byMint.get(c.mint)).toBe(2);
     expect(all.total).toBe([...all.byMint.values()].reduce((a, b) => a + b, 0));
-    expect(await balances(engines.ch, c.mint)).toEqual({ [c.vault]: "998500", [a.account]: "1000", [b.account]: "400", [burnAccount]: "100" });
+    // the pool's vault and the incinerator's account are left out (no count reads them)
+    expect(await balances(engines.ch, c.mint)).toEqual({ [a.account]: "1000", [b.account]: "400" });
     // a redelivery, also one checked table by table (backfill), stores nothing twice
     await store.sink.write([buy]);
     await store.sink.write([{ ...buy, source: "backfill" }]);
@@ -135,7 +136,7 @@ describe("holders", () => {
     const store = await buildStorage(engines, registry, log);
     await store.sink.write(batch);
     await store.holders.flush();
-    expect(await balances(engines.ch, c.mint)).toEqual({ [c.vault]: "999958", [a.account]: "42" });
+    expect(await balances(engines.ch, c.mint)).toEqual({ [a.account]: "42" });
     expect(await holdersOf(engines.ch, c.mint)).toBe(1);
     await store.holders.stop();
   });
@@ -173,7 +174,8 @@ describe("holders", () => {
     expect(await reconcileCoinHolders(deps, c.mint)).toMatchObject({ accounts: 4, written: 0, zeroed: 0 });
     rpc.setContextSlot(150);
     expect(await holdersOf(engines.ch, c.mint)).toBe(3); // a, carol, e
-    expect(await balances(engines.ch, c.mint)).toEqual({ [c.vault]: "999000", [a.account]: "600", [b.account]: "0", [carol.account]: "400", [e.account]: "7" });
+    // the pool's vault gets no snapshot either: it is never a holder
+    expect(await balances(engines.ch, c.mint)).toEqual({ [a.account]: "600", [b.account]: "0", [carol.account]: "400", [e.account]: "7" });
 
     // the missed transfer arrives late (slot 150, the snapshot's own): already inside the snapshot
     await store.sink.write([missedTransfer]);

@@ -18,7 +18,8 @@ import type { Logger } from "../../infra/log";
 import type { SolanaRpc, TokenAccountBalance } from "../../infra/solana-rpc";
 import { LOCKS, withAdvisoryLock } from "../../infra/advisory-lock";
 import type { TokenBalanceRow } from "../rows";
-import { ACCOUNT_BALANCES, recountHolders } from "./count";
+import { isNeverHolder } from "../../ingest/contract/fact-scope";
+import { accountBalances, recountHolders } from "./count";
 
 export type HolderReconcileDeps = {
   ch: ClickHouse;
@@ -38,10 +39,7 @@ export async function reconcileCoinHolders(deps: HolderReconcileDeps, mint: stri
   const [spl, t22, known] = await Promise.all([
     deps.rpc.getTokenAccounts(mint, "spl-token"),
     deps.rpc.getTokenAccounts(mint, "token-2022"),
-    deps.ch.query<{ account: string; owner: string; balance: string; decimals: number }>(
-      `SELECT account, owner, toString(balance) AS balance, decimals FROM (${ACCOUNT_BALANCES})`,
-      { mints: [mint] },
-    ),
+    deps.ch.query<{ account: string; owner: string; balance: string; decimals: number }>(`SELECT account, owner, toString(balance) AS balance, decimals FROM (${accountBalances([mint])})`),
   ]);
   const at = Math.floor(Date.now() / 1000);
   const decimals = known[0]?.decimals ?? 0;
@@ -59,6 +57,8 @@ export async function reconcileCoinHolders(deps: HolderReconcileDeps, mint: stri
       // make it differ, and then it gets one. (A missed pair that cancels out, one of which
       // arrives later, is set right by the next run.) So a run writes what changed, not every
       // holder every hour.
+      // the pools' vaults and the incinerator are never holders, and their balances are not stored
+      if (isNeverHolder(a.owner)) continue;
       const mine = ours.get(a.account);
       if (mine === undefined || BigInt(mine.balance) !== a.amount || (mine.owner !== a.owner && a.amount > 0n)) rows.push(row(answer.slot, a));
     }
@@ -66,7 +66,7 @@ export async function reconcileCoinHolders(deps: HolderReconcileDeps, mint: stri
   const closedAt = Math.min(spl.slot, t22.slot);
   let zeroed = 0;
   for (const k of known)
-    if (!seen.has(k.account) && BigInt(k.balance) > 0n) {
+    if (!seen.has(k.account) && BigInt(k.balance) > 0n && !isNeverHolder(k.owner)) {
       rows.push(row(closedAt, { account: k.account, owner: k.owner, amount: 0n }));
       zeroed++;
     }

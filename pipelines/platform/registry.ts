@@ -6,7 +6,8 @@
  * follows too.
  */
 import type { Sql } from "../../infra/postgres";
-import { treasuryAddresses, type ConfigRegistry, type PlatformConfig } from "../../ingest/contract/configs";
+import { treasuryAddresses, WSOL_MINT, type ConfigRegistry, type PlatformConfig } from "../../ingest/contract/configs";
+import type { FactScope } from "../../ingest/contract/fact-scope";
 
 export type PoolEntry = { address: string; mint: string; venue: "dbc" | "damm_v2"; config: string };
 
@@ -61,6 +62,17 @@ export class PoolRegistry {
 
   isPlatformConfig(address: string): boolean {
     return this.configs.byAddress.has(address);
+  }
+
+  /** What decoding may leave out (ingest/contract/fact-scope.ts), as of now: keep its coins in step with `onNewPool`. */
+  factScope(): FactScope {
+    return {
+      treasury: this.treasury,
+      platformTokenMint: this.platformTokenMint,
+      platformConfigs: new Set(this.configs.byAddress.keys()),
+      coins: new Set(this.mints.keys()),
+      quoteMints: new Set([WSOL_MINT, ...this.configs.all.map((c) => c.quote.mint)]),
+    };
   }
 }
 
