@@ -11,7 +11,7 @@ import { testEngines, type TestEngines } from "../../infra/testing/engines";
 import { startRpcTestDouble, tokenAccount } from "../../infra/testing/rpc-double";
 import { createSolanaRpc } from "../../infra/solana-rpc";
 import { registryWith } from "../../compose/testing/platform";
-import { DBC_POOL_AUTHORITY, DAMM_V2_POOL_AUTHORITY } from "../../pipelines/holders/never-holders";
+import { DBC_POOL_AUTHORITY, DAMM_V2_POOL_AUTHORITY } from "../../ingest/contract/never-holders";
 import { takeSnapshot, loadSnapshot } from "./snapshot";
 import { claimedFeesOf, reserveVaultSpend, settleVaultSpend, vaultRoom } from "./spend";
 import { batchesOf, enqueuePayments, ownerProgress } from "./batches";

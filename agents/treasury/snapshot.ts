@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import type { Sql } from "../../infra/postgres";
 import type { SolanaRpc, TokenAccountBalance } from "../../infra/solana-rpc";
 import type { ConfigRegistry } from "../../ingest/contract/configs";
-import { NEVER_HOLDERS } from "../../pipelines/holders/never-holders";
+import { NEVER_HOLDERS } from "../../ingest/contract/never-holders";
 
 export type TokenProgram = "spl-token" | "token-2022";
 export type HolderEntry = { owner: string; amount: bigint };
