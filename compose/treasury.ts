@@ -29,6 +29,8 @@ import { FEE_CLAIM, FEE_PAYOUT, feeClaimOwner, feePayoutOwner } from "../agents/
 import { PLATFORM_BUYBACK, platformBuybackOwner } from "../agents/treasury/fee-distribution/platform-buyback";
 import type { Split } from "../agents/treasury/fee-distribution/split";
 import { scheduleFeeDistribution } from "../agents/treasury/fee-distribution/job";
+import { jupiterBuilders } from "../agents/treasury/fee-distribution/jupiter-swap";
+import { createJupiterClient, type JupiterClient } from "../agents/swaps/jupiter";
 import { loadTreasurySigner } from "../infra/treasury-key";
 import type * as v from "valibot";
 import type { listAirdrops, previewAirdrop } from "../agents/treasury/airdrops/service";
@@ -39,9 +41,9 @@ import type { PaymentBatch } from "../api/openapi/treasury";
 
 export type TreasuryOwnerDeps = { sql: Sql; ch: ClickHouse; log: Logger; rpc: SolanaRpc | null; configs: ConfigRegistry; split: Split };
 
-/** Builders beyond the built-in 'transfers' (buybacks' swaps and burns, fee claims, ...). */
-export function treasuryBuilders(deps: { sql: Sql; configs: ConfigRegistry; log: Logger }) {
-  const extra: Record<string, Builder> = { ...buybackBuilders(deps), ...claimBuilders };
+/** Builders beyond the built-in 'transfers' (buybacks' swaps and burns, fee claims, the platform token's Jupiter swap when given a client, ...). */
+export function treasuryBuilders(deps: { sql: Sql; configs: ConfigRegistry; log: Logger; jupiter?: JupiterClient | null }) {
+  const extra: Record<string, Builder> = { ...buybackBuilders(deps), ...claimBuilders, ...(deps.jupiter ? jupiterBuilders(deps.jupiter) : {}) };
   return builderRegistry(extra);
 }
 
@@ -80,7 +82,7 @@ export function treasuryExecutorDeps(
     sql: engines.sql,
     chain: createLaunchChain(rpc.connection),
     connection: rpc.connection,
-    builders: treasuryBuilders({ sql: engines.sql, configs, log: elog }),
+    builders: treasuryBuilders({ sql: engines.sql, configs, log: elog, jupiter: createJupiterClient({ url: config.jupiter.swapUrl, apiKey: config.jupiter.apiKey }) }),
     owners: treasuryOwners({ ...engines, log: elog, rpc, configs, split: config.tokenomics.split }),
     signers: { sql: engines.sql, vaultEncryptionKey: config.launch.vaultEncryptionKey, treasuryKey: o.treasuryKey },
     log: elog,
@@ -105,7 +107,8 @@ export function startTreasuryExecutor(
  * The platform treasury of this process: its key (TREASURY_SECRET_KEY sealed into Postgres,
  * or the one sealed there before: infra/treasury-key.ts), handed to the executor as
  * `treasuryKey`, and, with a chain, the key and FEE_DISTRIBUTION_MINUTES > 0, the fee
- * distribution's job (agents/treasury/fee-distribution/job.ts).
+ * distribution's job (agents/treasury/fee-distribution/job.ts), with Jupiter's Swap API
+ * (JUPITER_SWAP_URL) for a platform token that is not a platform coin.
  */
 export async function startPlatformTreasury(config: Config, engines: { sql: Sql }, configs: ConfigRegistry, rpc: SolanaRpc | null, log: Logger) {
   const tlog = log.child({ stage: "fee-distribution" });
@@ -121,6 +124,7 @@ export async function startPlatformTreasury(config: Config, engines: { sql: Sql 
           split: config.tokenomics.split,
           minutes: config.feeDistributionMinutes,
           platformTokenMint: config.tokenomics.platformTokenMint,
+          jupiter: createJupiterClient({ url: config.jupiter.swapUrl, apiKey: config.jupiter.apiKey }),
         })
       : null;
   if (signer) tlog.info("platform treasury", { treasury: signer.address, feeDistribution: job ? `every ${config.feeDistributionMinutes} minutes` : "off" });

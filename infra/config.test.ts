@@ -110,6 +110,16 @@ describe("tokenomics", () => {
   });
 });
 
+describe("jupiter", () => {
+  test("the Swap API's URL and key: defaults, a trailing slash dropped, a bad key refused without showing it", () => {
+    expect(loadConfig({}).jupiter).toEqual({ swapUrl: "https://lite-api.jup.ag/swap/v1", apiKey: null });
+    expect(loadConfig({ JUPITER_SWAP_URL: "https://api.jup.ag/swap/v1/", JUPITER_API_KEY: "jup-key-0123456789" }).jupiter).toEqual({ swapUrl: "https://api.jup.ag/swap/v1", apiKey: "jup-key-0123456789" });
+    expect(() => loadConfig({ JUPITER_SWAP_URL: "ftp://x.example" })).toThrow(/JUPITER_SWAP_URL/);
+    expect(() => loadConfig({ JUPITER_API_KEY: "short" })).toThrow(/JUPITER_API_KEY: .*not shown: it is a secret/);
+    expect(() => loadConfig({ JUPITER_API_KEY: "short" })).not.toThrow(/"short"/);
+  });
+});
+
 describe("model catalog", () => {
   test("the default, a configured list in micro-USD per million tokens, and every bad value named", () => {
     expect(loadConfig({}).models).toEqual([

@@ -164,6 +164,10 @@ const EnvSchema = v.object({
   FEE_DISTRIBUTION_MINUTES: v.optional(v.pipe(v.string(), v.transform(Number), v.integer("must be an integer"), v.minValue(0)), "60"),
   /** the platform token (bought back and burned with the platform's share of fees); unset = tokenomics without a platform token */
   PLATFORM_TOKEN_MINT: v.optional(v.pipe(v.string(), v.regex(base58, "must be a base58 address"))),
+  /** Jupiter's Swap API v1 (GET /quote, POST /swap): buys the platform token when it is not a platform coin */
+  JUPITER_SWAP_URL: v.optional(v.pipe(v.string(), v.url("must be a URL"), v.check((s) => /^https?:\/\//.test(s), "must start with https:// or http://")), "https://lite-api.jup.ag/swap/v1"),
+  /** API key of Jupiter's Swap API, sent as `x-api-key` (a secret, never logged); needed by api.jup.ag, not by lite-api.jup.ag */
+  JUPITER_API_KEY: v.optional(v.pipe(v.string(), v.minLength(8, "must be at least 8 characters"))),
   /** how the treasury splits what it claims, in percent: vault,creator,platformBurn (summing to 100) */
   TOKENOMICS_SPLIT: v.optional(v.string(), "70,15,15"),
   /** models operators may pick, with their prices: `<model id>=<input USD>/<output USD>` per million tokens, comma-separated; the first is the default (see parseModelCatalog) */
@@ -255,6 +259,8 @@ export type Config = Readonly<{
   feeDistributionMinutes: number;
   /** the platform token and the treasury's split (percent) */
   tokenomics: Readonly<{ platformTokenMint: string | null; split: Readonly<{ vault: number; creator: number; platformBurn: number }> }>;
+  /** Jupiter's Swap API (JUPITER_SWAP_URL, no trailing slash; JUPITER_API_KEY, a secret) */
+  jupiter: Readonly<{ swapUrl: string; apiKey: string | null }>;
   /** the models operators may pick (MODEL_CATALOG); the first is the default */
   models: readonly Readonly<CatalogModel>[];
   /** the agent runtime: the model provider (null = none configured) and the cycles' cadence */
@@ -285,7 +291,7 @@ function parseSplit(text: string): { vault: number; creator: number; platformBur
 }
 
 /** Keys whose values are never echoed, even when invalid (URLs may carry passwords). */
-const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL", "METRICS_TOKEN", "MODEL_PROVIDER_KEY", "MODEL_PROVIDER_URL", "TREASURY_SECRET_KEY"]);
+const SECRET_KEYS = new Set(["HELIUS_WEBHOOK_SECRET", "HELIUS_API_KEY", "VAULT_ENCRYPTION_KEY", "IPFS_PIN_TOKEN", "DATABASE_URL", "CLICKHOUSE_URL", "SOLANA_RPC_URL", "METRICS_TOKEN", "MODEL_PROVIDER_KEY", "MODEL_PROVIDER_URL", "TREASURY_SECRET_KEY", "JUPITER_API_KEY"]);
 
 /** Parses an environment (process.env by default) into a Config or throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -367,6 +373,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       platformTokenMint: e.PLATFORM_TOKEN_MINT ?? null,
       split: Object.freeze(typeof split === "string" ? { vault: 70, creator: 15, platformBurn: 15 } : split),
     }),
+    jupiter: Object.freeze({ swapUrl: e.JUPITER_SWAP_URL.replace(/\/+$/, ""), apiKey: e.JUPITER_API_KEY ?? null }),
     models: Object.freeze(typeof models === "string" ? [] : models.map((m) => Object.freeze(m))),
     runtime: Object.freeze({
       provider: e.MODEL_PROVIDER_URL ? Object.freeze({ url: e.MODEL_PROVIDER_URL.replace(/\/+$/, ""), key: e.MODEL_PROVIDER_KEY ?? null }) : null,

@@ -10,8 +10,16 @@
  * declared (`lamports`). `afterConfirmed`, when given, runs once the transaction is
  * confirmed, before the batch settles, to read what it did (e.g. tokens a swap received);
  * its answer is stored in the batch's `result` (merged over what `build` returned).
+ *
+ * A builder may instead return a `prebuilt` v0 transaction made elsewhere (a Jupiter swap:
+ * `agents/treasury/fee-distribution/jupiter-swap.ts`), whose only signer must be the payer.
+ * The executor then puts its own fresh blockhash in the message (so the transaction's expiry
+ * is the executor's own reading of the chain, as for every batch, never the aggregator's word),
+ * signs it with the payer's key and records it like any other; it adds no memo (the message
+ * is compiled, possibly with lookup tables): a new blockhash per attempt, and one open swap
+ * at a time, keep its signature unique, and a recorded signature can never be recorded again.
  */
-import { PublicKey, SystemProgram, type Connection, type Keypair, type TransactionInstruction } from "@solana/web3.js";
+import { PublicKey, SystemProgram, type Connection, type Keypair, type TransactionInstruction, type VersionedTransaction } from "@solana/web3.js";
 import type { BatchRow, Transfer } from "./batches";
 
 export type BuildContext = {
@@ -22,13 +30,19 @@ export type BuildContext = {
   transfers: readonly Transfer[];
   connection: Connection;
 };
-export type Built = {
-  instructions: TransactionInstruction[];
-  /** keys besides the payer that must sign (e.g. a new account) */
-  signers?: Keypair[];
-  /** stored in the batch's `result` (JSON; never secrets) */
-  result?: Record<string, unknown>;
-};
+export type Built =
+  | {
+      instructions: TransactionInstruction[];
+      /** keys besides the payer that must sign (e.g. a new account) */
+      signers?: Keypair[];
+      /** stored in the batch's `result` (JSON; never secrets) */
+      result?: Record<string, unknown>;
+    }
+  | {
+      /** an unsigned v0 transaction whose fee payer and only signer is the payer */
+      prebuilt: VersionedTransaction;
+      result?: Record<string, unknown>;
+    };
 export type Builder = {
   build(ctx: BuildContext): Promise<Built>;
   afterConfirmed?(ctx: { batch: BatchRow; signature: string; connection: Connection }): Promise<Record<string, unknown>>;

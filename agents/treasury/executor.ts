@@ -18,13 +18,15 @@
  * SOL, ...) fails the batch: it never reached the cluster. Keys that are not available here
  * (no VAULT_ENCRYPTION_KEY, no treasury key) leave batches waiting, never failed.
  *
- * Each transaction carries a memo `acp:batch:<id>:<attempt>` (batchMemo), so no two are alike.
+ * Each transaction carries a memo `acp:batch:<id>:<attempt>` (batchMemo), so no two are alike;
+ * a builder's prebuilt v0 transaction (an aggregator's swap) gets the executor's blockhash
+ * instead of its own and no memo (builders.ts), and is recorded and re-checked the same way.
  *
  * TREASURY_EXECUTOR_CRASH_AT (tests only) kills this process with SIGKILL at a named step.
  */
 import { randomUUID } from "node:crypto";
 import bs58 from "bs58";
-import { PublicKey, Transaction, TransactionInstruction, type Connection } from "@solana/web3.js";
+import { PublicKey, Transaction, TransactionInstruction, type Connection, type Keypair, type VersionedTransaction } from "@solana/web3.js";
 import type { Sql } from "../../infra/postgres";
 import type { Logger } from "../../infra/log";
 import { SendRejected, type LaunchChain } from "../../infra/solana-tx/chain";
@@ -203,11 +205,16 @@ async function build(deps: ExecutorDeps, b: Claimed): Promise<string | "waiting"
     const transfers = b.builder === "transfers" ? await transfersOf(deps.sql, b.id) : [];
     const built = await builder.build({ batch: b, payer: key.publicKey, transfers, connection: deps.connection });
     blockhash = await deps.chain.latestBlockhash();
-    const tx = new Transaction({ feePayer: key.publicKey, blockhash: blockhash.blockhash, lastValidBlockHeight: blockhash.lastValidBlockHeight });
-    tx.add(...built.instructions, batchMemo(b, b.attempts + 1));
-    tx.sign(key, ...(built.signers ?? []));
-    raw = tx.serialize();
-    signature = bs58.encode(tx.signature!);
+    if ("prebuilt" in built) {
+      raw = signPrebuilt(built.prebuilt, key, blockhash.blockhash);
+      signature = bs58.encode(built.prebuilt.signatures[0]!);
+    } else {
+      const tx = new Transaction({ feePayer: key.publicKey, blockhash: blockhash.blockhash, lastValidBlockHeight: blockhash.lastValidBlockHeight });
+      tx.add(...built.instructions, batchMemo(b, b.attempts + 1));
+      tx.sign(key, ...(built.signers ?? []));
+      raw = tx.serialize();
+      signature = bs58.encode(tx.signature!);
+    }
     result = built.result ?? null;
   } catch (err) {
     const failed = await buildFailed(deps.sql, deps.owners, b, (err as Error).message, retry);
@@ -218,6 +225,21 @@ async function build(deps: ExecutorDeps, b: Claimed): Promise<string | "waiting"
   if (!(await record(deps.sql, b, { signature, tx: raw, blockhash: blockhash.blockhash, lastValidBlockHeight: blockhash.lastValidBlockHeight, result }))) return "waiting";
   await crashPoint(deps, "recorded", b);
   return signature;
+}
+
+/**
+ * A builder's prebuilt v0 transaction, with the executor's blockhash, signed by the payer:
+ * its bytes. Refused unless the payer is its fee payer and only signer (nothing else may sign
+ * for the batch, and the payer's key signs nothing it does not pay for).
+ */
+function signPrebuilt(tx: VersionedTransaction, key: Keypair, blockhash: string): Uint8Array {
+  const m = tx.message;
+  if (!m.staticAccountKeys[0]?.equals(key.publicKey)) throw new Error(`a prebuilt transaction whose fee payer is ${m.staticAccountKeys[0]?.toBase58()}, not the batch's payer`);
+  if (m.header.numRequiredSignatures !== 1) throw new Error(`a prebuilt transaction wanting ${m.header.numRequiredSignatures} signatures; only the payer's may be given`);
+  m.recentBlockhash = blockhash;
+  tx.signatures = [new Uint8Array(64)];
+  tx.sign([key]);
+  return tx.serialize();
 }
 
 /** Runs turns until stopped: right away again while turns find work, else every intervalMs. */

@@ -44,12 +44,12 @@ export async function livePool(deps: BuybackBuilderDeps, connection: Connection,
 }
 
 /** What `owner`'s balance of `mint` moved by in a confirmed transaction. */
-async function landedDelta(connection: Connection, signature: string, owner: string, mint: string): Promise<bigint> {
+export async function landedDelta(connection: Connection, signature: string, owner: string, mint: string): Promise<bigint> {
   const landed = await readLanded(createChainReader(connection.rpcEndpoint, { maxAttempts: 5 }), signature);
   return tokenDelta(landed.tx, owner, mint);
 }
 
-const param = (params: Record<string, unknown>, key: string): string => {
+export const param = (params: Record<string, unknown>, key: string): string => {
   const v = params[key];
   if (typeof v !== "string" && typeof v !== "number") throw new Error(`batch params: ${key} is missing`);
   return String(v);

@@ -5,7 +5,8 @@
  * 1. moves open runs whose batches settled without their handler (run.ts `advanceRuns`);
  * 2. starts a run when FEE_DISTRIBUTION_MINUTES have passed since this treasury's last one
  *    (read from Postgres, so a restart neither skips nor repeats one) and none is open;
- * 3. starts a platform-token buyback when the budget allows (platform-buyback.ts).
+ * 3. starts a platform-token buyback when the budget allows (platform-buyback.ts: on its
+ *    platform pool, or through Jupiter when the token is not a platform coin).
  *
  * The transactions themselves are the payment executor's (agents/treasury/executor.ts),
  * signed with the treasury key (infra/treasury-key.ts).
@@ -20,6 +21,7 @@ import { claimedConfigs } from "./claims";
 import { advanceRuns, startRun } from "./run";
 import { startPlatformBuyback } from "./platform-buyback";
 import type { Split } from "./split";
+import type { JupiterClient } from "../../swaps/jupiter";
 
 export type FeeDistributionDeps = {
   sql: Sql;
@@ -32,6 +34,8 @@ export type FeeDistributionDeps = {
   /** minutes between two runs (FEE_DISTRIBUTION_MINUTES, > 0) */
   minutes: number;
   platformTokenMint: string | null;
+  /** buys the platform token when it is not a platform coin (JUPITER_SWAP_URL); null = such a token's budget waits */
+  jupiter?: JupiterClient | null;
 };
 
 /** Whether this treasury's last run started at least `minutes` ago (or it never ran). */
