@@ -59,7 +59,7 @@ export function landedTransactionJson(tx: VersionedTransaction, effects: LandedE
   return {
     slot,
     blockTime,
-    version: "legacy",
+    version: tx.version,
     transaction: {
       signatures: tx.signatures.map((s) => bs58.encode(s)),
       message: {

@@ -7,6 +7,10 @@
  * - DBC `swap` and DAMM v2 `swap` (SOL in): the wrapped SOL account the SDK funded (a System
  *   transfer in the same transaction) gives `amount_in`, and the payer's output token account
  *   rises by what `swapOut` says (default: `minimum_amount_out`);
+ * - the Jupiter route of the Jupiter API test double (infra/testing/jupiter-api-double.ts): the
+ *   wrapped SOL account gives the amount in, the user's destination account rises by what
+ *   `swapOut` says (pool "jupiter"; default the minimum out: quoted out less slippage), in
+ *   the mint's `decimals` (default 6);
  * - SPL `burnChecked`: the account falls by the amount;
  * - DBC `claim_trading_fee`: EvtClaimTradingFee (the pool's partner SOL fee, up to the
  *   instruction's max; none of the coin side when its max is 0) and the claimer's SOL rises;
@@ -21,10 +25,13 @@ import { TOKEN_PROGRAM_ID, decodeBurnCheckedInstruction } from "@solana/spl-toke
 import { DAMM_V2, DBC, type ProgramCoder } from "../../../ingest/decoders/program-coder";
 import { eventCpi } from "../../../ingest/decoders/testing";
 import type { LandedEffects, LandedInstruction, LandedTokenBalance } from "../../../infra/testing/rpc-double-landing";
+import { jupiterRouteOf } from "../../../infra/testing/jupiter-api-double";
 
 export type ProgramState = {
   /** what a swap on `pool` gives for `amountIn` (default the instruction's minimum out) */
   swapOut?: (pool: string, amountIn: bigint, minimumOut: bigint) => bigint;
+  /** decimals of mints the double cannot read from an instruction (Jupiter's output mint) */
+  decimals?: Map<string, number>;
   /** a DBC pool's partner SOL fee (what a claim takes), and its coin-side fee */
   partnerFee: Map<string, { quote: bigint; base: bigint }>;
   /** a DAMM v2 position's fees: token A (the coin), token B (SOL) */
@@ -83,6 +90,13 @@ export function programEffectsTestDouble(state: ProgramState) {
         token(swap.account("output_token_account"), mint, payer, 6, out);
         // the SOL in is the wrapped SOL the SDK's transfer put in the input account (closed, with any rest, after)
         lamportDeltas.push({ account: swap.account("input_token_account"), delta: -amountIn });
+        return;
+      }
+      const route = jupiterRouteOf(ix);
+      if (route) {
+        const minOut = (route.quotedOutAmount * BigInt(10_000 - route.slippageBps)) / 10_000n;
+        token(route.destination, route.mint, route.user, state.decimals?.get(route.mint) ?? 6, state.swapOut ? state.swapOut("jupiter", route.inAmount, minOut) : minOut);
+        lamportDeltas.push({ account: route.source, delta: -route.inAmount });
         return;
       }
       if (dbc?.name === "claim_trading_fee") {
