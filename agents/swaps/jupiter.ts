@@ -70,6 +70,7 @@ export function createJupiterClient(o: { url: string; apiKey: string | null }): 
     ...(json ? { "content-type": "application/json" } : {}),
     ...(o.apiKey ? { "x-api-key": o.apiKey } : {}),
   });
+  const redact = (t: string) => (o.apiKey ? t.split(o.apiKey).join("[redacted]") : t);
   async function call(path: string, init: RequestInit): Promise<unknown> {
     let res: Response;
     try {
@@ -77,7 +78,8 @@ export function createJupiterClient(o: { url: string; apiKey: string | null }): 
     } catch (e) {
       throw new JupiterUnavailable(`Jupiter ${path.split("?")[0]} could not be reached: ${(e as Error).name}`);
     }
-    const text = await res.text().catch(() => "");
+    // an answer may echo the key (some APIs do): never passed on
+    const text = redact(await res.text().catch(() => ""));
     if (res.status === 429 || res.status >= 500) throw new JupiterUnavailable(`Jupiter ${path.split("?")[0]} answered HTTP ${res.status}`);
     if (!res.ok) throw new JupiterRefused(`Jupiter ${path.split("?")[0]} answered HTTP ${res.status}: ${text.slice(0, 200)}`);
     try {

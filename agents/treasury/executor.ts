@@ -35,7 +35,7 @@ import type { BuilderRegistry } from "./builders";
 import type { OwnerRegistry } from "./owners";
 import { signerFor, SignerUnavailable, type SignerDeps } from "./signers";
 import { transfersOf } from "./batches";
-import { buildFailed, claimDue, currentTx, expire, markSending, markSent, record, release, settle, type Claimed } from "./ledger";
+import { buildFailed, claimDue, currentTx, expire, markSending, markSent, record, recordedBefore, release, settle, type Claimed } from "./ledger";
 
 /** SPL Memo v2 (the spl-memo package's MEMO_PROGRAM_ID; not a dependency here for one constant). */
 export const MEMO_PROGRAM_ID = new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
@@ -220,6 +220,12 @@ async function build(deps: ExecutorDeps, b: Claimed): Promise<string | "waiting"
     const failed = await buildFailed(deps.sql, deps.owners, b, (err as Error).message, retry);
     deps.log.warn("building a payment transaction failed", { batch: b.id.toString(), builder: b.builder, failedForGood: failed, err: (err as Error).message });
     return failed ? "failed" : "waiting";
+  }
+  if (await recordedBefore(deps.sql, signature)) {
+    // a prebuilt transaction (no memo) can come out the same as an earlier one under the same blockhash: it is that one, never sent again
+    deps.log.warn("the built transaction is one already recorded; built again under a newer blockhash", { batch: b.id.toString(), signature });
+    await release(deps.sql, b, retry, "the built transaction is one already recorded; waiting for a newer blockhash");
+    return "waiting";
   }
   await crashPoint(deps, "signed", b);
   if (!(await record(deps.sql, b, { signature, tx: raw, blockhash: blockhash.blockhash, lastValidBlockHeight: blockhash.lastValidBlockHeight, result }))) return "waiting";

@@ -52,6 +52,11 @@ export async function buildFailed(sql: Sql, owners: OwnerRegistry, b: Claimed, e
   return false;
 }
 
+/** Whether a transaction with this signature was recorded already (by any batch). */
+export async function recordedBefore(sql: Sql, signature: string): Promise<boolean> {
+  return (await sql`SELECT 1 FROM payment_transactions WHERE signature = ${signature}`).length > 0;
+}
+
 /** queued -> built with its signed transaction; false when the batch is no longer this process's to build. */
 export async function record(
   sql: Sql,

@@ -180,7 +180,8 @@ export function startJupiterApiTestDouble(o: {
       requests.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body, withKey: key !== null });
       const failure = failures.shift();
       if (failure !== undefined) return json(failure, { error: "test double: failing as told" });
-      if (o.apiKey !== undefined && key !== o.apiKey) return json(401, { error: "Unauthorized", code: 401 });
+      // echoes the key it was given, as some APIs do, so a client that passes error text on must redact it
+      if (o.apiKey !== undefined && key !== o.apiKey) return json(401, { error: `Unauthorized: invalid api key ${key}`, code: 401 });
       const path = url.pathname.replace(/^\/swap\/v1/, "");
       if (req.method === "GET" && path === "/quote") return quote(url.searchParams);
       if (req.method === "POST" && path === "/swap") return swap(body);
