@@ -44,10 +44,16 @@ export async function livePool(deps: BuybackBuilderDeps, connection: Connection,
 }
 
 /** What `owner`'s balance of `mint` moved by in a confirmed transaction. */
-export async function landedDelta(connection: Connection, signature: string, owner: string, mint: string): Promise<bigint> {
+async function landedDelta(connection: Connection, signature: string, owner: string, mint: string): Promise<bigint> {
   const landed = await readLanded(createChainReader(connection.rpcEndpoint, { maxAttempts: 5 }), signature);
   return tokenDelta(landed.tx, owner, mint);
 }
+
+/** A swap's afterConfirmed: what the payer's balance of `params.mint` rose by in the confirmed transaction. */
+export const tokensReceived: NonNullable<Builder["afterConfirmed"]> = async ({ batch, signature, connection }) => {
+  const received = await landedDelta(connection, signature, batch.payer, param(batch.params, "mint"));
+  return { tokensReceived: (received > 0n ? received : 0n).toString() };
+};
 
 export const param = (params: Record<string, unknown>, key: string): string => {
   const v = params[key];
@@ -76,10 +82,7 @@ export function buybackBuilders(deps: BuybackBuilderDeps): Record<string, Builde
           },
         };
       },
-      async afterConfirmed({ batch, signature, connection }) {
-        const received = await landedDelta(connection, signature, batch.payer, param(batch.params, "mint"));
-        return { tokensReceived: (received > 0n ? received : 0n).toString() };
-      },
+      afterConfirmed: tokensReceived,
     },
     "buyback.burn": {
       async build({ batch, payer }) {

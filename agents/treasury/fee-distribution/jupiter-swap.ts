@@ -16,7 +16,7 @@
 import { PublicKey, type Connection } from "@solana/web3.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { checkBuyQuote, WRAPPED_SOL_MINT, type JupiterClient } from "../../swaps/jupiter";
-import { landedDelta, param } from "../buybacks/builders";
+import { param, tokensReceived } from "../buybacks/builders";
 import type { Builder } from "../builders";
 
 export const JUPITER_BUILDER = "buyback.jupiter";
@@ -54,10 +54,7 @@ export function jupiterBuilders(jupiter: JupiterClient): Record<string, Builder>
           },
         };
       },
-      async afterConfirmed({ batch, signature, connection }) {
-        const received = await landedDelta(connection, signature, batch.payer, param(batch.params, "mint"));
-        return { tokensReceived: (received > 0n ? received : 0n).toString() };
-      },
+      afterConfirmed: tokensReceived,
     },
   };
 }

@@ -75,7 +75,8 @@ beforeAll(async () => {
   state.decimals = new Map([[MINT, 6]]);
   state.swapOut = (_pool, _in, minOut) => minOut + EXTRA_OUT;
   rpc.setLandedEffects(programEffectsTestDouble(state));
-  jup = startJupiterApiTestDouble({ atomsPerLamport: RATE, apiKey: API_KEY, latestBlockhash: () => ({ blockhash: rpc.blockhash(), lastValidBlockHeight: rpc.blockHeight() + 150 }) });
+  // the double puts a made-up blockhash in its transactions: the executor must put its own in
+  jup = startJupiterApiTestDouble({ atomsPerLamport: RATE, apiKey: API_KEY });
   jupiterUrl = jup.url;
   const dead = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
   unreachable = `http://127.0.0.1:${dead.port}/swap/v1`;
@@ -157,6 +158,7 @@ describe("the platform-token budget through Jupiter (the platform token is no pl
     expect(swapTx.message.staticAccountKeys.map((k) => k.toBase58())).toContain(JUPITER_PROGRAM_ID.toBase58());
     const [recorded] = await engines.sql<{ blockhash: string }[]>`SELECT blockhash FROM payment_transactions WHERE signature = ${steps[1]!.signature}`;
     expect(swapTx.message.recentBlockhash).toBe(recorded!.blockhash);
+    expect(recorded!.blockhash).toBe(rpc.blockhash());
     expect(state.balances.get(ACCOUNT)).toBe(0n);
     // nothing left to spend: more ticks and turns send nothing
     await feeDistributionTick(job);
