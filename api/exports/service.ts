@@ -42,9 +42,15 @@ export const EXPORT_SETTINGS: Record<ExportFormat, Record<string, string | numbe
 /** `free`: gives a chunk of `body` back once its bytes are sent (ClickHouse.freeChunk; the header line is a fresh buffer too). */
 export type ExportStart = { untilSlot: bigint; fileName: string; contentType: string; body: AsyncIterable<Uint8Array>; free(chunk: Uint8Array): void };
 
-/** The highest slot stored now: the bound of an export starting now (0 with no trades). */
+/**
+ * The highest slot stored now: the bound of an export starting now (0 with no trades).
+ * Ordered by the column itself, which the table is keyed by, so the engine reads each
+ * part's last rows backwards (milliseconds). (An alias `slot` for the text would order
+ * by the text instead: a sort of every slot stored, 0.4-0.6 s at 10M trades, and "99"
+ * above "100".)
+ */
 export async function highestStoredSlot(ch: ClickHouse): Promise<bigint> {
-  const [row] = await ch.query<{ slot: string }>("SELECT toString(slot) AS slot FROM trades_by_slot ORDER BY slot DESC LIMIT 1");
+  const [row] = await ch.query<{ slot: string }>("SELECT toString(t.slot) AS slot FROM trades_by_slot AS t ORDER BY t.slot DESC LIMIT 1");
   return row ? BigInt(row.slot) : 0n;
 }
 
