@@ -11,6 +11,7 @@
  * Markdown table for bench/README.md.
  */
 import { parseArgs } from "node:util";
+import { loadavg } from "node:os";
 import { Elysia } from "elysia";
 import { freshEngines } from "../infra/testing/engines";
 import { createLogger } from "../infra/log";
@@ -55,7 +56,12 @@ async function measured(work: () => Promise<number>) {
   return { seconds, bytes, rssGrowthMiB: (peak - before) / 2 ** 20 };
 }
 
-const table: string[] = ["| trades | format | export rows/s | engine rows/s | ratio | export RSS growth | engine RSS growth | bytes |", "|---|---|---|---|---|---|---|---|"];
+const table: string[] = [
+  "| trades | format | export rows/s | engine rows/s | ratio | export RSS growth | engine RSS growth | bytes | load average |",
+  "|---|---|---|---|---|---|---|---|---|",
+];
+/** the 1-minute load average: the machine may be shared, and wall-clock figures say little without it */
+const load = () => loadavg()[0]!.toFixed(1);
 let loaded = 0;
 await loadAgents(e.ch, e.sql, configs.launch!, agents);
 for (const size of sizes) {
@@ -68,7 +74,10 @@ for (const size of sizes) {
     const engineRun = () =>
       measured(async () => {
         let n = 0;
-        for await (const b of e.ch.stream(sql, params, ENGINE_FORMAT[format], { settings: EXPORT_SETTINGS[format] })) n += b.length;
+        for await (const b of e.ch.stream(sql, params, ENGINE_FORMAT[format], { settings: EXPORT_SETTINGS[format] })) {
+          n += b.length;
+          e.ch.freeChunk?.(b); // as the export does once a chunk is sent: the engine's side at its best too
+        }
         return n;
       });
     const exportRun = () =>
@@ -81,6 +90,7 @@ for (const size of sizes) {
         return Number(bytes);
       });
     const runs = { engine: [] as Awaited<ReturnType<typeof engineRun>>[], export: [] as Awaited<ReturnType<typeof engineRun>>[] };
+    const loadBefore = load();
     for (let i = 0; i < repeat; i++) {
       runs.engine.push(await engineRun());
       runs.export.push(await exportRun());
@@ -88,8 +98,9 @@ for (const size of sizes) {
     const best = (r: typeof runs.engine) => ({ ...r.reduce((a, b) => (b.seconds < a.seconds ? b : a)), rssGrowthMiB: Math.max(...r.map((x) => x.rssGrowthMiB)) });
     const [engine, exported] = [best(runs.engine), best(runs.export)];
     const [eng, exp] = [size / engine.seconds, size / exported.seconds];
-    console.error(`${size} ${format}: export ${round(exp, 0)} rows/s (${round(exported.seconds)} s, ${round(exported.bytes / 2 ** 20 / exported.seconds)} MB/s), engine ${round(eng, 0)} rows/s (${round(engine.seconds)} s); RSS growth export ${round(exported.rssGrowthMiB, 1)} MiB, engine ${round(engine.rssGrowthMiB, 1)} MiB`);
-    table.push(`| ${size.toLocaleString("en")} | ${format} | ${round(exp, 0).toLocaleString("en")} | ${round(eng, 0).toLocaleString("en")} | ${round(exp / eng)} | ${round(exported.rssGrowthMiB, 1)} MiB | ${round(engine.rssGrowthMiB, 1)} MiB | ${round(exported.bytes / 2 ** 20, 1)} MiB |`);
+    const loads = `${loadBefore}–${load()}`;
+    console.error(`${size} ${format} (load ${loads}): export ${round(exp, 0)} rows/s (${round(exported.seconds)} s, ${round(exported.bytes / 2 ** 20 / exported.seconds)} MB/s), engine ${round(eng, 0)} rows/s (${round(engine.seconds)} s); RSS growth export ${round(exported.rssGrowthMiB, 1)} MiB, engine ${round(engine.rssGrowthMiB, 1)} MiB`);
+    table.push(`| ${size.toLocaleString("en")} | ${format} | ${round(exp, 0).toLocaleString("en")} | ${round(eng, 0).toLocaleString("en")} | ${round(exp / eng)} | ${round(exported.rssGrowthMiB, 1)} MiB | ${round(engine.rssGrowthMiB, 1)} MiB | ${round(exported.bytes / 2 ** 20, 1)} MiB | ${loads} |`);
   }
 }
 console.log(table.join("\n"));

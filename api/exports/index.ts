@@ -61,28 +61,39 @@ export const exportRoutes = (deps: ExportRouteDeps) => {
     };
     const onAbort = () => void end();
     request.signal.addEventListener("abort", onAbort);
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          try {
-            const next = await rows.next();
-            if (next.done) {
-              controller.close();
-              await end();
-            } else controller.enqueue(next.value);
-          } catch (err) {
-            if (!stop.signal.aborted) deps.log.error("trade export failed mid-stream", { mint: q.mint, format: q.format, error: String(err) });
-            // the answer is already under way: ending it without its last chunk tells the client it is incomplete
-            controller.error(err);
-            await end();
+    // Bun's "direct" stream: each chunk is written straight to the socket (or copied into its
+    // buffer), so it is freed at once; a write answers with a promise while the socket is full
+    const source: Bun.DirectUnderlyingSource<Uint8Array> = {
+      type: "direct",
+      async pull(controller) {
+        // one chunk read ahead: the engine makes the next while the socket takes this one
+        let next = rows.next();
+        try {
+          for (;;) {
+            const chunk = await next;
+            if (chunk.done || ended) break;
+            next = rows.next();
+            const size = chunk.value.length;
+            const sent = controller.write(chunk.value);
+            started.free(chunk.value);
+            // 0 once the client has gone (then cancel ends the export too)
+            if (((typeof sent === "number" ? sent : await sent) === 0 && size > 0) || ended) return;
           }
-        },
-        cancel: end,
+          if (!ended) controller.close();
+        } catch (err) {
+          if (!stop.signal.aborted) deps.log.error("trade export failed mid-stream", { mint: q.mint, format: q.format, error: String(err) });
+          // the answer is already under way: ending it without its last chunk tells the client it is incomplete
+          if (!ended) controller.close(err instanceof Error ? err : new Error(String(err)));
+        } finally {
+          // a read ahead still pending ends with the query (end awaits it); its failure is the stop's
+          next.catch(() => {});
+          await end();
+        }
       },
-      // a few blocks read ahead: the engine fetches the next while the socket sends the last (a block is about 1 MB)
-      { highWaterMark: 4 },
-    );
-    return new Response(body, {
+      cancel: end,
+    };
+    // (the DOM library's types know no direct sources, hence the cast)
+    return new Response(new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>), {
       headers: {
         ...CORS,
         "access-control-expose-headers": "Content-Disposition, X-Export-Until-Slot",

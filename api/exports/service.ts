@@ -25,22 +25,32 @@ export const CONTENT_TYPE: Record<ExportFormat, string> = {
  * Settings of an export's query. One thread: the rows are read in key order and written
  * by one format writer anyway, and each more thread reads ahead with buffers of its own
  * (1M rows of NDJSON from chDB: 0-20 MiB RSS growth with one thread against 50-130 MiB
- * with the default, and no slower on two cores). A scan of the whole range would only churn the
- * uncompressed block cache the keyed reads keep hot, so exports skip it. Per format:
- * numbers as JSON numbers in NDJSON, an empty field for null in CSV.
+ * with the default, and no slower on two cores). Reading in key order merges one stream
+ * per part of the table; without `read_in_order_use_buffering` each of them buffers
+ * blocks ahead of the merge (10M trades in 5 parts: the engine's memory grew by 180 MiB
+ * with it, 80 MiB without, and streamed as fast). A scan of the whole range would only
+ * churn the uncompressed block cache the keyed reads keep hot, so exports skip it. Per
+ * format: numbers as JSON numbers in NDJSON, an empty field for null in CSV.
  */
-const ONE_READER = { max_threads: 1, use_uncompressed_cache: 0 };
+const ONE_READER = { max_threads: 1, read_in_order_use_buffering: 0, use_uncompressed_cache: 0 };
 export const EXPORT_SETTINGS: Record<ExportFormat, Record<string, string | number>> = {
   csv: { ...ONE_READER, format_csv_null_representation: "" },
   ndjson: { ...ONE_READER, output_format_json_quote_64bit_integers: 0 },
   parquet: ONE_READER,
 };
 
-export type ExportStart = { untilSlot: bigint; fileName: string; contentType: string; body: AsyncIterable<Uint8Array> };
+/** `free`: gives a chunk of `body` back once its bytes are sent (ClickHouse.freeChunk; the header line is a fresh buffer too). */
+export type ExportStart = { untilSlot: bigint; fileName: string; contentType: string; body: AsyncIterable<Uint8Array>; free(chunk: Uint8Array): void };
 
-/** The highest slot stored now: the bound of an export starting now (0 with no trades). */
+/**
+ * The highest slot stored now: the bound of an export starting now (0 with no trades).
+ * Ordered by the column itself, which the table is keyed by, so the engine reads each
+ * part's last rows backwards (milliseconds). (An alias `slot` for the text would order
+ * by the text instead: a sort of every slot stored, 0.4-0.6 s at 10M trades, and "99"
+ * above "100".)
+ */
 export async function highestStoredSlot(ch: ClickHouse): Promise<bigint> {
-  const [row] = await ch.query<{ slot: string }>("SELECT toString(slot) AS slot FROM trades_by_slot ORDER BY slot DESC LIMIT 1");
+  const [row] = await ch.query<{ slot: string }>("SELECT toString(t.slot) AS slot FROM trades_by_slot AS t ORDER BY t.slot DESC LIMIT 1");
   return row ? BigInt(row.slot) : 0n;
 }
 
@@ -74,6 +84,7 @@ export async function startExport(deps: ExportDeps, q: ExportQuery, signal?: Abo
     fileName: `trades_${q.mint ?? "all"}_${from}-${untilSlot}.${q.format}`,
     contentType: CONTENT_TYPE[q.format],
     body: q.format === "csv" ? withHeader(rows) : rows,
+    free: deps.ch.freeChunk ? (chunk) => deps.ch.freeChunk!(chunk) : () => {},
   };
 }
 

@@ -90,6 +90,11 @@ export async function createChdb(path: string): Promise<ClickHouse> {
       const blocks = streamBlocks(sql, params, format, opts);
       return format === "Parquet" ? stitchParquet(blocks) : blocks;
     },
+    freeChunk(chunk: Uint8Array) {
+      // each chunk owns its ArrayBuffer alone: chdb's binding copies every block into a new
+      // Buffer, and the stitcher yields fresh buffers or a piece's data (nothing else of it kept)
+      (chunk.buffer as ArrayBuffer).transfer(0);
+    },
     async ping() {
       try {
         await onSession((session) => session.queryAsync("SELECT 1", { format: "Null" }));

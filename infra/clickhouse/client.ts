@@ -20,6 +20,13 @@ export interface ClickHouse {
    * whole file. Leaving the loop early (return, throw) or `signal` aborting stops the query.
    */
   stream(sql: string, params: Params, format: StreamFormat, opts?: StreamOptions): AsyncIterable<Uint8Array>;
+  /**
+   * Frees a chunk of `stream` as soon as the caller is done with it (its bytes sent or
+   * copied; the chunk is empty afterwards) instead of whenever the garbage collector gets
+   * to it: an export passes gigabytes through in chunks of a few MB, and the collector lets
+   * 100 MiB and more of them pile up. Only where each chunk owns its memory alone (chDB).
+   */
+  freeChunk?(chunk: Uint8Array): void;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@
  * by where the piece's bytes land, and the total row count. The pieces must carry no
  * page index and no bloom filter (PARQUET_STREAM_SETTINGS), whose offsets live outside the
  * footer. Memory: the footers' row-group entries (a few hundred bytes per column and
- * block), never the data.
+ * block, kept encoded), never the data.
  */
 
 const MAGIC = new Uint8Array([0x50, 0x41, 0x52, 0x31]); // "PAR1"
@@ -90,9 +90,17 @@ class Reader {
 }
 
 class Writer {
-  private chunks: number[] = [];
+  private buf = new Uint8Array(1024);
+  private len = 0;
+  private room(n: number) {
+    if (this.len + n <= this.buf.length) return;
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.len + n));
+    grown.set(this.buf.subarray(0, this.len));
+    this.buf = grown;
+  }
   byte(b: number) {
-    this.chunks.push(b & 0xff);
+    this.room(1);
+    this.buf[this.len++] = b & 0xff;
   }
   varint(n: bigint) {
     while (n >= 0x80n) {
@@ -105,7 +113,9 @@ class Writer {
     this.varint(n >= 0n ? n << 1n : ((-n) << 1n) - 1n);
   }
   raw(b: Uint8Array) {
-    for (const x of b) this.chunks.push(x);
+    this.room(b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
   }
   value(type: number, v: Value) {
     switch (type) {
@@ -123,6 +133,8 @@ class Writer {
         }
         for (const item of l.items) {
           if (l.elemType === T.TRUE || l.elemType === T.FALSE) this.byte(item ? T.TRUE : T.FALSE);
+          // a struct already encoded (the stitcher keeps row groups so): its bytes as they are
+          else if (l.elemType === T.STRUCT && item instanceof Uint8Array) this.raw(item);
           else this.value(l.elemType, item);
         }
         return;
@@ -157,7 +169,7 @@ class Writer {
     this.byte(0);
   }
   bytes(): Uint8Array {
-    return Uint8Array.from(this.chunks);
+    return this.buf.slice(0, this.len);
   }
 }
 
@@ -173,25 +185,33 @@ const ROW_GROUP = { columns: 1, fileOffset: 5, ordinal: 7 };
 const COLUMN_CHUNK = { fileOffset: 2, metaData: 3, offsetIndexOffset: 4, columnIndexOffset: 6 };
 const COLUMN_META = { dataPageOffset: 9, indexPageOffset: 10, dictionaryPageOffset: 11, bloomFilterOffset: 14 };
 
-/** One engine-written Parquet file: its row groups' bytes and its decoded footer. */
+/**
+ * One engine-written Parquet file: its row groups' bytes and its decoded footer. The footer
+ * is decoded from a copy (not `slice`: on a Node Buffer it shares the memory), so nothing in
+ * `meta` holds on to `file` (a footer's strings and statistics would otherwise keep every
+ * piece of an export alive until its end).
+ */
 export function splitParquet(file: Uint8Array): { data: Uint8Array; meta: Field[] } {
   const n = file.length;
   if (n < 12 || !eq(file.subarray(0, 4), MAGIC) || !eq(file.subarray(n - 4), MAGIC)) throw new Error("not a Parquet file");
   const footerLen = new DataView(file.buffer, file.byteOffset + n - 8, 4).getUint32(0, true);
   const footerStart = n - 8 - footerLen;
-  return { data: file.subarray(4, footerStart), meta: new Reader(file.subarray(footerStart, n - 8)).struct() };
+  return { data: file.subarray(4, footerStart), meta: new Reader(new Uint8Array(file.subarray(footerStart, n - 8))).struct() };
 }
 
 /**
  * Engine-written Parquet files in, one Parquet file's bytes out, as they can be sent.
  * An empty input still needs one piece (the engine's file for zero rows) for the schema.
+ * Each chunk out is a fresh buffer or a piece's own (a piece's data, nothing else of it
+ * kept), so a consumer may free a chunk once sent (ClickHouse.freeChunk). The row groups'
+ * entries are kept encoded, offsets already moved: a few KB per piece until the footer.
  */
 export async function* stitchParquet(pieces: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   let first: Field[] | null = null;
-  const rowGroups: Value[] = [];
+  const rowGroups: Uint8Array[] = [];
   let rows = 0n;
   let pos = 4n;
-  yield MAGIC;
+  yield MAGIC.slice();
   for await (const piece of pieces) {
     const { data, meta } = splitParquet(piece);
     first ??= meta;
@@ -207,7 +227,9 @@ export async function* stitchParquet(pieces: AsyncIterable<Uint8Array>): AsyncGe
         const md = field(cc, COLUMN_CHUNK.metaData)?.value as Field[] | undefined;
         for (const id of Object.values(COLUMN_META)) shiftField(md, id, by);
       }
-      rowGroups.push(rg);
+      const w = new Writer();
+      w.struct(rg);
+      rowGroups.push(w.bytes());
     }
     rows += field(meta, FILE_META.numRows)!.value as bigint;
     if (data.length) {
