@@ -2,13 +2,13 @@
  * The platform-token budget when PLATFORM_TOKEN_MINT is not a platform coin: bought through
  * Jupiter's Swap API (the loopback Jupiter API test double, which builds real v0 swap
  * transactions) and burned, by the job's tick and the real payment executor on the loopback
- * RPC test double (its landed effects from the program-effects test double). Own engines:
- * the budget is every run's, so no other test file may add to it.
+ * RPC test double (its landed effects from the program-effects test double). Its own Postgres
+ * (chDB is shared, one per process): the budget is every run's, so no other test file may add to it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { freshEngines, type TestEngines } from "../../../infra/testing/engines";
+import { ownPostgresSharedChdb, type TestEngines } from "../../../infra/testing/engines";
 import { startRpcTestDouble } from "../../../infra/testing/rpc-double";
 import { startJupiterApiTestDouble, JUPITER_PROGRAM_ID } from "../../../infra/testing/jupiter-api-double";
 import { createSolanaRpc } from "../../../infra/solana-rpc";
@@ -66,7 +66,7 @@ const settled = async () => (await engines.sql`SELECT 1 FROM platform_buybacks W
 const distinctSent = () => [...new Set(rpc.sent.map((s) => s.signature))];
 
 beforeAll(async () => {
-  engines = await freshEngines("jupiter-buyback");
+  engines = await ownPostgresSharedChdb("jupiter-buyback");
   rpc = startRpcTestDouble();
   const mint = new Uint8Array(82);
   mint[44] = 6; // decimals
