@@ -66,7 +66,9 @@ type Ledger = Awaited<ReturnType<typeof readLedger>>;
 function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platformToken: string | null) {
   const hidden = new Set(l.agents.filter((a) => a.hidden).map((a) => a.mint));
   const solCfg = (c: string) => configs.byAddress.get(c)?.quote.kind === "sol";
-  const lamportMint = (m: string) => l.dir.has(m) && solCfg(l.dir.get(m)!.config);
+  // as api/README.md defines it: every coin but the stock-paired ones (a claim's coin not yet in the
+  // directory, or made on a config this registry does not know, counts as SOL-quoted)
+  const lamportMint = (m: string) => configs.byAddress.get(l.dir.get(m)?.config ?? "")?.quote.kind !== "stock";
   const sum = (xs: bigint[]) => xs.reduce((s, x) => s + x, 0n);
   // the price of a minute: the last recorded at or before it, else the first ever recorded
   const priceAt = (t: number) => {
