@@ -1,34 +1,117 @@
 /**
- * SQL over the treasury's flows shared by the feed (payout items) and the platform-wide
- * reads (app-public/: analytics, tokenomics). No imports: both sides load it.
+ * Reads of the treasury's read models (ClickHouse migration 0013) shared by the feed
+ * (creator_payout and platform_buyback items) and the platform-wide reads (app-public/:
+ * analytics, tokenomics). Payouts are classified when they are written: `treasury_payouts`
+ * holds each transfer to an agent's vault or creator, newest first; `treasury_transfers`
+ * the same transfers by recipient; `payout_wallets` who each wallet is (an agent's vault
+ * outranks any creator; a creator of several coins is named by the newest, then the
+ * greatest mint) and what it was paid.
  */
-/** The wallets the treasury paid. */
-const PAID = "SELECT recipient FROM treasury_flows WHERE kind = 'transfer' AND recipient != ''";
+import type { ClickHouse, Params } from "../../infra/clickhouse";
+
+/** The fact key, newest first. */
+export const NEWEST = "at DESC, slot DESC, signature DESC, ix DESC, inner DESC";
+
+/** A feed item's id: its kind, the zero-padded slot (so ids sort as the items within a second), then the rest of the fact's key. */
+const feedId = (kind: string) => `concat(${kind}, ':', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner))`;
+
+export type PayoutRow = { at: number; slot: string; signature: string; ix: number; inner: number; recipient: string; lamports: string; mint: string; payout: "vault" | "creator" };
+const PAYOUT_COLUMNS = "toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, recipient, toString(lamports) AS lamports, mint, toString(payout) AS payout";
 
 /**
- * Each agent's vault and creator (agent_directory; a coin's wallets never change, so any
- * version that has them will do). A wallet that is both some agent's vault and a creator
- * counts as a vault (the agent's own wallet); a creator of several coins is named by
- * their newest. Only the wallets the treasury paid are grouped (the directory has a row per
- * coin; the treasury pays a few).
+ * Runs `select(window)`, a read of `treasury_payouts FINAL` whose WHERE includes `window`:
+ * the rows from the `scan`-th newest stored row (at or before `until`, unix seconds) on.
+ * The window widens eightfold until the read gives `limit` rows or holds every row, so the
+ * answer is the same as over the whole table while a page reads a few hundred rows.
  */
-export const WALLETS = (role: "vault" | "creator") =>
-  `SELECT ${role}, argMax(mint, created_at) AS mint FROM agent_directory WHERE ${role} IN (${PAID}) GROUP BY ${role}`;
+async function inPayoutWindow<T>(ch: ClickHouse, select: (window: string) => string, params: Params, limit: number, until?: number): Promise<T[]> {
+  const upTo = until === undefined ? "" : "WHERE at <= toDateTime({until:UInt32}, 'UTC')";
+  for (let scan = Math.max(256, limit * 8); ; scan *= 8) {
+    const p = { ...params, scan, until: until ?? 0 };
+    const rows = await ch.query<T>(select(`at >= (SELECT min(at) FROM (SELECT at FROM treasury_payouts ${upTo} ORDER BY at DESC LIMIT {scan:UInt32}))`), p);
+    if (rows.length >= limit) return rows;
+    const [stored] = await ch.query<{ n: string }>(`SELECT toString(count()) AS n FROM treasury_payouts ${upTo}`, p);
+    if (scan >= Number(stored!.n)) return rows;
+  }
+}
+
+/** The newest `limit` payouts (creators' only, or both kinds), leaving out those of `hidden` coins. */
+export function newestPayouts(ch: ClickHouse, o: { limit: number; creatorsOnly: boolean; hidden: readonly string[] }): Promise<PayoutRow[]> {
+  const filter = `${o.creatorsOnly ? "AND payout = 'creator'" : ""} ${o.hidden.length ? "AND mint NOT IN {hidden:Array(String)}" : ""}`;
+  return inPayoutWindow<PayoutRow>(
+    ch,
+    (window) => `SELECT ${PAYOUT_COLUMNS} FROM treasury_payouts FINAL WHERE ${window} ${filter} ORDER BY ${NEWEST} LIMIT {limit:UInt32}`,
+    { limit: o.limit, hidden: [...o.hidden] },
+    o.limit,
+  );
+}
+
+/** Sums of what the treasury paid to agents' vaults and creators, all time (USD in lamport-dollars; `unpriced` lamports are valued at the first recorded price). */
+export const PAID_BY_ROLE = `
+  SELECT toString(sumIf(l, tupleElement(b, 1) = 1)) AS vaults, toString(sumIf(l, tupleElement(b, 1) = 0)) AS creators,
+    sumIf(u, tupleElement(b, 1) = 0) AS creators_usd, toString(sumIf(n, tupleElement(b, 1) = 0)) AS creators_unpriced
+  FROM (SELECT max(best) AS b, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS n FROM payout_wallets GROUP BY wallet HAVING tupleElement(b, 3) != '' AND l > 0)`;
+
+/** A row of the feed's treasury part, shaped as the feed's other parts (api/public/feed-service.ts ActivityRow). */
+export type TreasuryFeedRow = { mint: string; at_ms: string; id: string; kind: string; text: string; body: null; data: string; links: string };
+
+/** An item's columns (its `kind` shadows a source column of that name in WHERE: qualify it there). */
+const ITEM = (kind: string, mint: string, data: string) => `
+  SELECT ${mint} AS mint, toString(toInt64(toUnixTimestamp(at)) * 1000) AS at_ms, ${feedId(`'${kind}'`)} AS id, '${kind}' AS kind, '' AS text,
+    NULL AS body, ${data} AS data, concat('{"signature":"', signature, '"}') AS links`;
+const PAYOUT_DATA = `concat('{"lamports":"', toString(lamports), '","creator":"', recipient, '"}')`;
+const BUYBACK_DATA = `concat('{"lamports":"', toString(lamports), '","atoms":"', toString(atoms), '"}')`;
+/** The page's cursor: items strictly older than ({pa} ms, {pi} id); `at` first, so the key's order is used. */
+const before = (kind: string) => `AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC') AND (toInt64(toUnixTimestamp(at)) * 1000, ${feedId(`'${kind}'`)}) < ({pa:Int64}, {pi:String})`;
+const FEED_ORDER = "ORDER BY at DESC, id DESC LIMIT {limit:UInt32}";
 
 /**
- * Treasury transfers classified by recipient: `payout` = 'vault' | 'creator' (others are
- * left out), `mint` the agent paid. Columns: at, slot, signature, ix, inner, lamports,
- * recipient, payout, mint. Every directory row's two wallets are grouped in one pass (an
- * IN filter on the paid wallets cost more than the grouping it saved, measured at 10k
- * coins): a vault row outranks any creator row, then the newest wins, as in WALLETS.
+ * The feed's treasury items, newest first, at most `limit` of each kind after the cursor:
+ * a coin's `creator_payout`s (transfers to its creator's wallet while that wallet is named by
+ * this coin: a wallet that is also some agent's vault is a vault payout, not shown), across
+ * coins every creator payout but those of `hidden` coins; `platform_buyback`s are items of the
+ * platform token (`platformToken`, "" when unset), so a coin's feed has them only if it is that coin.
  */
-export const CLASSIFIED_TRANSFERS = `
-  SELECT f.at AS at, f.slot AS slot, f.signature AS signature, f.ix AS ix, f.inner AS inner, f.lamports AS lamports, f.recipient AS recipient,
-    if(w.vault = 1, 'vault', 'creator') AS payout, w.paid AS mint
-  FROM (SELECT * FROM treasury_flows WHERE kind = 'transfer' AND recipient != '') AS f
-  INNER JOIN (
-    SELECT wallet, argMax(mint, (is_vault, created_at)) AS paid, max(is_vault) AS vault FROM (
-      SELECT w.1 AS wallet, w.2 AS is_vault, mint, created_at FROM agent_directory
-      ARRAY JOIN [(vault, toUInt8(1)), (creator, toUInt8(0))] AS w WHERE wallet != '')
-    GROUP BY wallet HAVING paid != ''
-  ) AS w ON f.recipient = w.wallet`;
+export async function treasuryFeedRows(
+  ch: ClickHouse,
+  o: { mint: string | null; kinds: readonly string[]; hidden: readonly string[]; platformToken: string; limit: number; cursor: [number, string] | null },
+): Promise<TreasuryFeedRow[]> {
+  const params = { mint: o.mint ?? "", hidden: [...o.hidden], platform_token: o.platformToken, limit: o.limit, ...(o.cursor ? { pa: o.cursor[0], pi: o.cursor[1] } : {}) };
+  const after = (kind: string) => (o.cursor ? before(kind) : "");
+  const reads: Promise<TreasuryFeedRow[]>[] = [];
+  if (o.kinds.includes("creator_payout")) {
+    if (o.mint)
+      reads.push(
+        ch.query<TreasuryFeedRow>(
+          `${ITEM("creator_payout", "{mint:String}", PAYOUT_DATA)} FROM treasury_transfers
+           WHERE recipient IN (
+             SELECT wallet FROM payout_wallets WHERE wallet IN (SELECT creator FROM agent_directory WHERE mint = {mint:String} AND creator != '')
+             GROUP BY wallet HAVING tupleElement(max(best), 1) = 0 AND tupleElement(max(best), 3) = {mint:String})
+             ${after("creator_payout")}
+           ${FEED_ORDER}`,
+          params,
+        ),
+      );
+    else
+      reads.push(
+        inPayoutWindow<TreasuryFeedRow>(
+          ch,
+          (window) =>
+            `${ITEM("creator_payout", "mint", PAYOUT_DATA)} FROM treasury_payouts FINAL
+             WHERE ${window} AND payout = 'creator' ${o.hidden.length ? "AND mint NOT IN {hidden:Array(String)}" : ""} ${after("creator_payout")}
+             ${FEED_ORDER}`,
+          params,
+          o.limit,
+          o.cursor ? Math.floor(o.cursor[0] / 1000) : undefined,
+        ),
+      );
+  }
+  if (o.kinds.includes("platform_buyback") && (o.mint === null ? !o.hidden.includes(o.platformToken) : o.mint === o.platformToken))
+    reads.push(
+      ch.query<TreasuryFeedRow>(
+        `${ITEM("platform_buyback", "{platform_token:String}", BUYBACK_DATA)} FROM treasury_flows AS f WHERE f.kind = 'buyback' ${after("platform_buyback")} ${FEED_ORDER}`,
+        params,
+      ),
+    );
+  return (await Promise.all(reads)).flat();
+}

@@ -1,0 +1,267 @@
+-- Read models of the platform-wide reads (/v1/platform/stats, /v1/analytics/overview,
+-- /v1/tokenomics, the feeds' creator_payout and platform_buyback items), so that a
+-- request reads small tables in key order instead of classifying the treasury's payouts,
+-- pricing claims and summing per-day rows itself. Every table below is filled by a
+-- materialized view from the fact tables (or the directory mirror), and by the copy at
+-- the end of this file from what is already stored. The copy empties each table first,
+-- so a re-run of this file copies exactly once. Run migrations before the writers (as
+-- `npm start` does): a row written during the copy may be both copied and seen by a view.
+--
+-- USD at write time. A claim's or a treasury transfer's USD is priced once, when it is
+-- stored: lamports x the SOL price of its minute (`sol_price_1m`), or of the last minute
+-- recorded before it. `usd` is that product in lamport-dollars (divide by 1e9 for USD),
+-- so sums of it are exact whatever their order for prices in cents or halves. A row
+-- stored before any price at or before its minute exists (older than the history, or
+-- stored before the first price was ever recorded) has `priced` = 0 and `usd` = 0:
+-- readers value it at the first price ever recorded, as before. A price recorded later
+-- (the minute's own price arriving after a claim stored in the first seconds of that
+-- minute, or a minute written again) does not change a stored row.
+
+-- Fee claims with their USD, keyed by coin (readers take a few coins off the sums: the
+-- stock-paired coins, whose amounts are stock atoms).
+CREATE TABLE IF NOT EXISTS fee_claims_usd (
+  mint String,
+  slot UInt64,
+  signature String,
+  ix UInt16,
+  inner Int16,
+  at DateTime('UTC'),
+  role LowCardinality(String),
+  claimer String,
+  lamports UInt64,
+  usd Float64,
+  priced UInt8
+) ENGINE = ReplacingMergeTree
+ORDER BY (mint, slot, signature, ix, inner);
+
+-- The price join of a view reads only the prices from the last one at or before the
+-- inserted block's oldest minute up to its newest (in a view, every `fee_claims` below
+-- is the inserted block, not the table).
+CREATE MATERIALIZED VIEW IF NOT EXISTS fee_claims_usd_mv TO fee_claims_usd AS
+SELECT c.mint AS mint, c.slot AS slot, c.signature AS signature, c.ix AS ix, c.inner AS inner, c.at AS at, c.role AS role,
+  c.claimer AS claimer, c.quote_amount AS lamports, toFloat64(c.quote_amount) * p.usd AS usd, p.found AS priced
+FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM fee_claims) AS c
+ASOF LEFT JOIN (
+  SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL
+  WHERE minute <= (SELECT max(at) FROM fee_claims)
+    AND minute >= (SELECT max(minute) FROM sol_price_1m WHERE minute <= (SELECT toStartOfMinute(min(at)) FROM fee_claims))
+) AS p ON c.k = p.k AND c.minute >= p.minute;
+
+-- Per hour, role and claimer (creators' claims under claimer ''): the platform's revenue
+-- (partner claims, treasury DAMM v2 position claims) and creators' claimed rewards.
+-- `claims` counts rows, so a reader that takes coins off knows which hours still hold any.
+CREATE TABLE IF NOT EXISTS fee_claims_1h (
+  hour DateTime('UTC'),
+  role LowCardinality(String),
+  claimer String,
+  claims SimpleAggregateFunction(sum, UInt64),
+  lamports SimpleAggregateFunction(sum, UInt128),
+  usd SimpleAggregateFunction(sum, Float64),
+  unpriced SimpleAggregateFunction(sum, UInt128)
+) ENGINE = AggregatingMergeTree
+ORDER BY (hour, role, claimer);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS fee_claims_1h_mv TO fee_claims_1h AS
+SELECT h AS hour, r AS role, who AS claimer, toUInt64(count()) AS claims, sum(toUInt128(l)) AS lamports, sum(u) AS usd,
+  sumIf(toUInt128(l), p = 0) AS unpriced
+FROM (SELECT toStartOfHour(at) AS h, role AS r, if(role = 'creator', '', claimer) AS who, lamports AS l, usd AS u, priced AS p FROM fee_claims_usd)
+GROUP BY h, r, who;
+
+-- Claims newest first, for the overview's recent payouts (read from the end of the key).
+CREATE TABLE IF NOT EXISTS fee_claim_feed (
+  at DateTime('UTC'),
+  slot UInt64,
+  signature String,
+  ix UInt16,
+  inner Int16,
+  mint String,
+  role LowCardinality(String),
+  claimer String,
+  lamports UInt64
+) ENGINE = ReplacingMergeTree
+ORDER BY (at, slot, signature, ix, inner);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS fee_claim_feed_mv TO fee_claim_feed AS
+SELECT at, slot, signature, ix, inner, mint, role, claimer, quote_amount AS lamports FROM fee_claims
+WHERE role IN ('creator', 'partner', 'position');
+
+-- The treasury's transfers by recipient, with their USD (a coin's payouts are read by its
+-- wallets; the per-wallet sums below are fed from here).
+CREATE TABLE IF NOT EXISTS treasury_transfers (
+  recipient String,
+  at DateTime('UTC'),
+  slot UInt64,
+  signature String,
+  ix UInt16,
+  inner Int16,
+  lamports UInt64,
+  usd Float64,
+  priced UInt8
+) ENGINE = ReplacingMergeTree
+ORDER BY (recipient, at, slot, signature, ix, inner);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_transfers_mv TO treasury_transfers AS
+SELECT f.recipient AS recipient, f.at AS at, f.slot AS slot, f.signature AS signature, f.ix AS ix, f.inner AS inner, f.lamports AS lamports,
+  toFloat64(f.lamports) * p.usd AS usd, p.found AS priced
+FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM treasury_flows WHERE kind = 'transfer' AND recipient != '') AS f
+ASOF LEFT JOIN (
+  SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL
+  WHERE minute <= (SELECT max(at) FROM treasury_flows)
+    AND minute >= (SELECT max(minute) FROM sol_price_1m WHERE minute <= (SELECT toStartOfMinute(min(at)) FROM treasury_flows))
+) AS p ON f.k = p.k AND f.minute >= p.minute;
+
+-- Sums of the treasury's flows per kind (transfer, buyback), all time.
+CREATE TABLE IF NOT EXISTS treasury_flow_totals (
+  kind LowCardinality(String),
+  flows SimpleAggregateFunction(sum, UInt64),
+  lamports SimpleAggregateFunction(sum, UInt128),
+  atoms SimpleAggregateFunction(sum, UInt128)
+) ENGINE = AggregatingMergeTree
+ORDER BY kind;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_flow_totals_mv TO treasury_flow_totals AS
+SELECT k AS kind, toUInt64(count()) AS flows, sum(toUInt128(l)) AS lamports, sum(toUInt128(a)) AS atoms
+FROM (SELECT kind AS k, lamports AS l, atoms AS a FROM treasury_flows)
+GROUP BY k;
+
+-- Who a payout goes to, per wallet: `best` is the best of the agents naming the wallet,
+-- as (is_vault, created_at, mint): an agent's vault outranks any creator, then the newest
+-- agent, then the greatest mint; (0, 1970, '') when no agent names it (yet). With the sums
+-- the treasury paid to the wallet (lamports, USD in lamport-dollars, and the lamports of
+-- unpriced transfers). One row per wallet once merged: about two per coin.
+CREATE TABLE IF NOT EXISTS payout_wallets (
+  wallet String,
+  best SimpleAggregateFunction(max, Tuple(UInt8, DateTime64(3, 'UTC'), String)),
+  lamports SimpleAggregateFunction(sum, UInt128),
+  usd SimpleAggregateFunction(sum, Float64),
+  unpriced SimpleAggregateFunction(sum, UInt128)
+) ENGINE = AggregatingMergeTree
+ORDER BY wallet;
+
+-- Each version of a directory row names its vault and creator (a coin's wallets never change).
+CREATE MATERIALIZED VIEW IF NOT EXISTS payout_wallets_directory_mv TO payout_wallets AS
+SELECT w.1 AS wallet, max(tuple(w.2, created_at, mint)) AS best, toUInt128(0) AS lamports, toFloat64(0) AS usd, toUInt128(0) AS unpriced
+FROM agent_directory ARRAY JOIN [(vault, toUInt8(1)), (creator, toUInt8(0))] AS w
+WHERE w.1 != ''
+GROUP BY wallet;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS payout_wallets_paid_mv TO payout_wallets AS
+SELECT w AS wallet, tuple(toUInt8(0), toDateTime64(0, 3, 'UTC'), '') AS best, sum(toUInt128(l)) AS lamports, sum(u) AS usd,
+  sumIf(toUInt128(l), p = 0) AS unpriced
+FROM (SELECT recipient AS w, lamports AS l, usd AS u, priced AS p FROM treasury_transfers)
+GROUP BY w;
+
+-- The treasury's transfers to agents, classified (payout 'vault' | 'creator', mint the
+-- agent), newest first for the lists and feeds. A transfer is written here when it is
+-- stored and its recipient is already named by an agent, and again each time a directory
+-- row names its recipient (an agent that appears later, or any later version of it), each
+-- time with the best classification known then; `rank` (is_vault in the top bit, then the
+-- agent's created_at in ms) keeps the best one (equal ranks: the later write, made knowing
+-- at least as much). Transfers to wallets no agent names are not here. Readers use FINAL.
+-- A transfer stored at the very moment its recipient's agent is first mirrored may miss
+-- both writes; the agent's next mirror (any change of it) classifies it.
+CREATE TABLE IF NOT EXISTS treasury_payouts (
+  at DateTime('UTC'),
+  slot UInt64,
+  signature String,
+  ix UInt16,
+  inner Int16,
+  recipient String,
+  lamports UInt64,
+  mint String,
+  payout LowCardinality(String),
+  rank UInt64
+) ENGINE = ReplacingMergeTree(rank)
+ORDER BY (at, slot, signature, ix, inner);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_payouts_transfer_mv TO treasury_payouts AS
+SELECT t.at AS at, t.slot AS slot, t.signature AS signature, t.ix AS ix, t.inner AS inner, t.recipient AS recipient, t.lamports AS lamports,
+  tupleElement(w.b, 3) AS mint, if(tupleElement(w.b, 1) = 1, 'vault', 'creator') AS payout,
+  bitOr(bitShiftLeft(toUInt64(tupleElement(w.b, 1)), 63), toUInt64(toUnixTimestamp64Milli(tupleElement(w.b, 2)))) AS rank
+FROM treasury_transfers AS t
+INNER JOIN (
+  SELECT wallet, max(best) AS b FROM payout_wallets WHERE wallet IN (SELECT recipient FROM treasury_transfers)
+  GROUP BY wallet HAVING tupleElement(b, 3) != ''
+) AS w ON t.recipient = w.wallet;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_payouts_directory_mv TO treasury_payouts AS
+SELECT t.at AS at, t.slot AS slot, t.signature AS signature, t.ix AS ix, t.inner AS inner, t.recipient AS recipient, t.lamports AS lamports,
+  tupleElement(b, 3) AS mint, if(tupleElement(b, 1) = 1, 'vault', 'creator') AS payout,
+  bitOr(bitShiftLeft(toUInt64(tupleElement(b, 1)), 63), toUInt64(toUnixTimestamp64Milli(tupleElement(b, 2)))) AS rank
+FROM (
+  SELECT c.wallet AS wallet, if(c.best > k.best, c.best, k.best) AS b
+  FROM (
+    SELECT w.1 AS wallet, max(tuple(w.2, created_at, mint)) AS best
+    FROM agent_directory ARRAY JOIN [(vault, toUInt8(1)), (creator, toUInt8(0))] AS w WHERE w.1 != '' GROUP BY wallet
+  ) AS c
+  LEFT JOIN (
+    SELECT wallet, max(best) AS best FROM payout_wallets
+    WHERE wallet IN (SELECT arrayJoin([vault, creator]) FROM agent_directory) GROUP BY wallet
+  ) AS k ON c.wallet = k.wallet
+) AS w
+INNER JOIN (
+  SELECT * FROM treasury_transfers WHERE recipient IN (SELECT arrayJoin([vault, creator]) FROM agent_directory)
+) AS t ON t.recipient = w.wallet;
+
+-- Per coin and config, the trading fees of aligned spans of days: level L holds the sums of
+-- the 2^L days starting at `start` (a day number divisible by 2^L), L = 0..5 (1 to 32
+-- days). Any window of whole days is a union of at most a few such spans, so the top
+-- earners of 24h, 7d and 30d read a few rows per coin instead of one per coin and day.
+-- Level 0 is the per-day rollup `coin_fees_1d` was; that table and its view are dropped.
+CREATE TABLE IF NOT EXISTS coin_fees_span (
+  level UInt8,
+  start Date,
+  mint String,
+  config String,
+  trading_fee SimpleAggregateFunction(sum, UInt128)
+) ENGINE = AggregatingMergeTree
+ORDER BY (level, start, mint, config);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS coin_fees_span_mv TO coin_fees_span AS
+SELECT level, toDate(intDiv(toUInt16(day), bitShiftLeft(toUInt16(1), level)) * bitShiftLeft(toUInt16(1), level)) AS start, mint, config,
+  sum(fee) AS trading_fee
+FROM (SELECT toDate(at) AS day, mint, config, sum(toUInt128(trading_fee)) AS fee FROM trades GROUP BY day, mint, config)
+ARRAY JOIN [0, 1, 2, 3, 4, 5] AS level
+GROUP BY level, start, mint, config;
+
+DROP TABLE IF EXISTS coin_fees_1d_mv;
+DROP TABLE IF EXISTS coin_fees_1d;
+
+-- The copy of what is stored. The directory's wallets before the transfers, so each
+-- transfer copied is classified by the transfer view as it passes.
+TRUNCATE TABLE fee_claims_usd;
+TRUNCATE TABLE fee_claims_1h;
+TRUNCATE TABLE fee_claim_feed;
+TRUNCATE TABLE treasury_transfers;
+TRUNCATE TABLE treasury_flow_totals;
+TRUNCATE TABLE payout_wallets;
+TRUNCATE TABLE treasury_payouts;
+TRUNCATE TABLE coin_fees_span;
+
+INSERT INTO payout_wallets
+SELECT w.1 AS wallet, max(tuple(w.2, created_at, mint)) AS best, toUInt128(0), toFloat64(0), toUInt128(0)
+FROM agent_directory ARRAY JOIN [(vault, toUInt8(1)), (creator, toUInt8(0))] AS w
+WHERE w.1 != ''
+GROUP BY wallet;
+
+INSERT INTO treasury_transfers
+SELECT f.recipient, f.at, f.slot, f.signature, f.ix, f.inner, f.lamports, toFloat64(f.lamports) * p.usd, p.found
+FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM treasury_flows WHERE kind = 'transfer' AND recipient != '') AS f
+ASOF LEFT JOIN (SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL) AS p ON f.k = p.k AND f.minute >= p.minute;
+
+INSERT INTO treasury_flow_totals
+SELECT kind, toUInt64(count()), sum(toUInt128(lamports)), sum(toUInt128(atoms)) FROM treasury_flows GROUP BY kind;
+
+INSERT INTO fee_claims_usd
+SELECT c.mint, c.slot, c.signature, c.ix, c.inner, c.at, c.role, c.claimer, c.quote_amount, toFloat64(c.quote_amount) * p.usd, p.found
+FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM fee_claims) AS c
+ASOF LEFT JOIN (SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL) AS p ON c.k = p.k AND c.minute >= p.minute;
+
+INSERT INTO fee_claim_feed
+SELECT at, slot, signature, ix, inner, mint, role, claimer, quote_amount FROM fee_claims WHERE role IN ('creator', 'partner', 'position');
+
+INSERT INTO coin_fees_span
+SELECT level, toDate(intDiv(toUInt16(day), bitShiftLeft(toUInt16(1), level)) * bitShiftLeft(toUInt16(1), level)) AS start, mint, config, sum(fee)
+FROM (SELECT toDate(at) AS day, mint, config, sum(toUInt128(trading_fee)) AS fee FROM trades GROUP BY day, mint, config)
+ARRAY JOIN [0, 1, 2, 3, 4, 5] AS level
+GROUP BY level, start, mint, config;
