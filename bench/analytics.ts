@@ -56,7 +56,12 @@ if (args.profile) {
       times.set(key, [...(times.get(key) ?? []), performance.now() - t0]);
     }
   }) as typeof ch.query;
-  for (const path of ["/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=30d", "/v1/analytics/overview?range=all", "/v1/tokenomics", "/v1/feed?kinds=creator_payout,platform_buyback"]) {
+  const paths = [
+    "/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=7d", "/v1/analytics/overview?range=30d",
+    "/v1/analytics/overview?range=all", "/v1/tokenomics", "/v1/feed?kinds=creator_payout,platform_buyback", "/v1/feed", `/v1/daemons/${hot}/feed?kinds=creator_payout`,
+    "/v1/tokens",
+  ];
+  for (const path of paths) {
     times.clear();
     const total: number[] = [];
     for (let i = 0; i < 20; i++) {

@@ -12,7 +12,7 @@
  */
 import { lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
-import { PAID_BY_ROLE, NEWEST, newestPayouts } from "../public/treasury-sql";
+import { NEWEST, PAID_COLUMNS, newestPayouts, paidByRole, type MovedRow, type PaidRow } from "../public/treasury-sql";
 import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, excludedMints, notIn, solConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
@@ -51,8 +51,7 @@ type Day = [string, string, string, number, string];
 type Claimed = [string, number, string];
 type Figures = {
   totals: Sums[]; hidden_totals: Sums[]; holders: string | null; revenue: Day[]; stock_revenue: Day[];
-  creator_claims: Claimed; stock_creator_claims: Claimed; paid_creators: string; paid_creators_usd: number; paid_creators_unpriced: string;
-  first_price: number | null;
+  creator_claims: Claimed; stock_creator_claims: Claimed; paid: PaidRow[]; moved: MovedRow[]; first_price: number | null;
 };
 type Claim = { at: number; slot: string; signature: string; ix: number; inner: number; mint: string; role: string; lamports: string };
 
@@ -91,9 +90,8 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
          ${stock.length ? `(SELECT ${days(`${ofStock(PLATFORM_CLAIM)} AND at >= toDateTime({since:UInt32}, 'UTC')`)})` : "[]"} AS stock_revenue,
          (SELECT ${claimed("SELECT lamports, usd, unpriced FROM fee_claims_1h WHERE role = 'creator'")}) AS creator_claims,
          ${stock.length ? `(SELECT ${claimed(ofStock("role = 'creator'"))})` : "('0', 0, '0')"} AS stock_creator_claims,
-         paid.creators AS paid_creators, paid.creators_usd AS paid_creators_usd, paid.creators_unpriced AS paid_creators_unpriced,
-         (${FIRST_PRICE}) AS first_price
-       FROM (${PAID_BY_ROLE}) AS paid`,
+         ${PAID_COLUMNS},
+         (${FIRST_PRICE}) AS first_price`,
       p,
     ),
     // the creator's side of each coin's trading fees, floored per coin and config
@@ -156,8 +154,9 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   // creator rewards, all time: creators' own claims (stock-paired coins' taken off) and the treasury's payouts to creators
   const [cl, cu, cn] = f.creator_claims;
   const [sl, su, sn] = f.stock_creator_claims;
-  const rewardLamports = BigInt(cl || 0) - BigInt(sl || 0) + BigInt(f.paid_creators || 0);
-  const rewardUsd = usdOf(cu - su + f.paid_creators_usd, BigInt(cn || 0) - BigInt(sn || 0) + BigInt(f.paid_creators_unpriced || 0), f.first_price);
+  const toCreators = paidByRole(f.paid, f.moved).creator;
+  const rewardLamports = BigInt(cl || 0) - BigInt(sl || 0) + toCreators.lamports;
+  const rewardUsd = usdOf(cu - su + toCreators.usd, BigInt(cn || 0) - BigInt(sn || 0) + toCreators.unpriced, f.first_price);
   // recent payouts: the newest claims and the newest payouts, merged (each read newest first from its own table)
   const recent = [
     ...claims.map((c) => ({ ...c, kind: c.role === "creator" ? "creator_fee_claim" : "fee_claim" })),

@@ -1,13 +1,13 @@
 /**
  * GET /v1/tokenomics: where the platform's share of fees goes (TOKENOMICS_SPLIT: the
  * agents' vaults, creators, and buybacks and burns of the platform token), read from the
- * treasury's read models (ClickHouse migration 0013: fee_claims_1h, payout_wallets,
+ * treasury's read models (ClickHouse migration 0013: fee_claims_1h, paid_by_payout,
  * treasury_payouts, treasury_flow_totals), burn_totals and the directory.
  *
  * - feesClaimedLamports: the platform's claims into the treasury, all time (as the
  *   analytics revenue: partner claims and treasury DAMM v2 position claims, SOL pools).
  * - sentToVaultsLamports / paidToCreatorsLamports: treasury transfers to an agent's
- *   vault / creator (payout_wallets, kept from agent_directory; a vault wins when a wallet is both).
+ *   vault / creator (classified through the directory's wallets; a vault wins when a wallet is both).
  * - buybackSpentLamports: SOL the treasury spent buying the platform token.
  * - buybackBudgetLamports: platformBurn% of fees claimed, less what buybacks spent (never negative).
  * - platformTokenBurnedAtoms: burns of PLATFORM_TOKEN_MINT; burnedShareBps = burned ×
@@ -16,12 +16,12 @@
  *   chain's (`getTokenSupply`, kept 60 s); null without RPC or when the read fails.
  */
 import type { PublicDeps } from "../public/agents-service";
-import { NEWEST, PAID_BY_ROLE, newestPayouts } from "../public/treasury-sql";
+import { NEWEST, PAID_COLUMNS, newestPayouts, paidByRole, type MovedRow, type PaidRow } from "../public/treasury-sql";
 import { PLATFORM_CLAIM, excludedMints, treasuryOf, treasurySet } from "./platform-reads";
 
 export const RECENT_TOKENOMICS = 20;
 
-type Totals = { claimed: string; stock_claimed: string; spent: string; burned: string; coin_supply: string | null; vaults: string; creators: string };
+type Totals = { claimed: string; stock_claimed: string; spent: string; burned: string; coin_supply: string | null; paid: PaidRow[]; moved: MovedRow[] };
 
 export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
   const t = treasuryOf(deps);
@@ -37,8 +37,7 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
          (SELECT toString(sum(lamports)) FROM treasury_flow_totals WHERE kind = 'buyback') AS spent,
          (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
          (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply,
-         paid.vaults AS vaults, paid.creators AS creators
-       FROM (${PAID_BY_ROLE}) AS paid`,
+         ${PAID_COLUMNS}`,
       p,
     ),
     newestPayouts(deps.ch, { limit: RECENT_TOKENOMICS, creatorsOnly: true, hidden: [] }),
@@ -49,6 +48,7 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
     ),
   ]);
   const r = totals[0]!;
+  const paidTo = paidByRole(r.paid, r.moved);
   const claimed = BigInt(r.claimed || 0) - BigInt(r.stock_claimed || 0);
   const spent = BigInt(r.spent || 0);
   const burned = mint ? BigInt(r.burned || 0) : 0n;
@@ -59,8 +59,8 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
     split: { vault: t.split.vault, creator: t.split.creator, platformBurn: t.split.platformBurn },
     totals: {
       feesClaimedLamports: claimed.toString(),
-      sentToVaultsLamports: r.vaults || "0",
-      paidToCreatorsLamports: r.creators || "0",
+      sentToVaultsLamports: paidTo.vault.lamports.toString(),
+      paidToCreatorsLamports: paidTo.creator.lamports.toString(),
       buybackSpentLamports: spent.toString(),
       buybackBudgetLamports: max0(budget).toString(),
       platformTokenBurnedAtoms: burned.toString(),

@@ -46,11 +46,39 @@ export function newestPayouts(ch: ClickHouse, o: { limit: number; creatorsOnly: 
   );
 }
 
-/** Sums of what the treasury paid to agents' vaults and creators, all time (USD in lamport-dollars; `unpriced` lamports are valued at the first recorded price). */
-export const PAID_BY_ROLE = `
-  SELECT toString(sumIf(l, tupleElement(b, 1) = 1)) AS vaults, toString(sumIf(l, tupleElement(b, 1) = 0)) AS creators,
-    sumIf(u, tupleElement(b, 1) = 0) AS creators_usd, toString(sumIf(n, tupleElement(b, 1) = 0)) AS creators_unpriced
-  FROM (SELECT max(best) AS b, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS n FROM payout_wallets GROUP BY wallet HAVING tupleElement(b, 3) != '' AND l > 0)`;
+/**
+ * What the treasury paid per classification, all time, as two columns of a read: `paid`, the
+ * sums as each transfer was classified when stored (paid_by_payout), and `moved`, the
+ * transfers classified otherwise since (payout_reclassified: few). paidByRole adds them up.
+ */
+export const PAID_COLUMNS = `
+  (SELECT groupArray((payout, toString(l), u, toString(n))) FROM (
+     SELECT payout, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS n FROM paid_by_payout GROUP BY payout)) AS paid,
+  (SELECT groupArray((stored_as, payout, toString(l), u, toString(n))) FROM (
+     SELECT stored_as, payout, sum(lamports) AS l, sum(usd) AS u, sumIf(toUInt128(lamports), priced = 0) AS n FROM payout_reclassified FINAL
+     GROUP BY stored_as, payout)) AS moved`;
+/** [payout, lamports, usd (lamport-dollars), unpriced lamports] */
+export type PaidRow = [string, string, number, string];
+/** [classification when stored, classification now, lamports, usd, unpriced lamports] */
+export type MovedRow = [string, string, string, number, string];
+export type Paid = { lamports: bigint; usd: number; unpriced: bigint };
+
+/** Sums paid to agents' vaults and to creators (USD in lamport-dollars; `unpriced` lamports are valued at the first recorded price). */
+export function paidByRole(paid: PaidRow[], moved: MovedRow[]): Record<"vault" | "creator", Paid> {
+  const out = { vault: { lamports: 0n, usd: 0, unpriced: 0n }, creator: { lamports: 0n, usd: 0, unpriced: 0n } };
+  const add = (role: string, sign: 1n | -1n, lamports: string, usd: number, unpriced: string) => {
+    if (role !== "vault" && role !== "creator") return;
+    out[role].lamports += sign * BigInt(lamports);
+    out[role].usd += Number(sign) * usd;
+    out[role].unpriced += sign * BigInt(unpriced);
+  };
+  for (const [role, l, u, n] of paid) add(role, 1n, l, u, n);
+  for (const [was, now, l, u, n] of moved) {
+    add(was, -1n, l, u, n);
+    add(now, 1n, l, u, n);
+  }
+  return out;
+}
 
 /** A row of the feed's treasury part, shaped as the feed's other parts (api/public/feed-service.ts ActivityRow). */
 export type TreasuryFeedRow = { mint: string; at_ms: string; id: string; kind: string; text: string; body: null; data: string; links: string };

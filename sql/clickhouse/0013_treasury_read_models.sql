@@ -85,8 +85,27 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS fee_claim_feed_mv TO fee_claim_feed AS
 SELECT at, slot, signature, ix, inner, mint, role, claimer, quote_amount AS lamports FROM fee_claims
 WHERE role IN ('creator', 'partner', 'position');
 
--- The treasury's transfers by recipient, with their USD (a coin's payouts are read by its
--- wallets; the per-wallet sums below are fed from here).
+-- Who a payout goes to, per wallet: `best` is the best of the agents naming the wallet,
+-- as (is_vault, created_at, mint): an agent's vault outranks any creator, then the newest
+-- agent, then the greatest mint; (0, 1970, '') when no agent names it. Each version of a
+-- directory row names its vault and creator (a coin's wallets never change, so a wallet
+-- once named stays named). One row per wallet once merged: about two per coin.
+CREATE TABLE IF NOT EXISTS payout_wallets (
+  wallet String,
+  best SimpleAggregateFunction(max, Tuple(UInt8, DateTime64(3, 'UTC'), String))
+) ENGINE = AggregatingMergeTree
+ORDER BY wallet;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS payout_wallets_mv TO payout_wallets AS
+SELECT w.1 AS wallet, max(tuple(w.2, created_at, mint)) AS best
+FROM agent_directory ARRAY JOIN [(vault, toUInt8(1)), (creator, toUInt8(0))] AS w
+WHERE w.1 != ''
+GROUP BY wallet;
+
+-- The treasury's transfers by recipient, each with its USD and with how it was classified
+-- when stored (`payout` 'vault' | 'creator' and `mint` the agent, from payout_wallets then;
+-- '' when no agent named the recipient yet; `rank`: is_vault in the top bit, then the
+-- agent's created_at in ms). A coin's payouts are read here by its wallets.
 CREATE TABLE IF NOT EXISTS treasury_transfers (
   recipient String,
   at DateTime('UTC'),
@@ -96,19 +115,27 @@ CREATE TABLE IF NOT EXISTS treasury_transfers (
   inner Int16,
   lamports UInt64,
   usd Float64,
-  priced UInt8
+  priced UInt8,
+  mint String,
+  payout LowCardinality(String),
+  rank UInt64
 ) ENGINE = ReplacingMergeTree
 ORDER BY (recipient, at, slot, signature, ix, inner);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_transfers_mv TO treasury_transfers AS
 SELECT f.recipient AS recipient, f.at AS at, f.slot AS slot, f.signature AS signature, f.ix AS ix, f.inner AS inner, f.lamports AS lamports,
-  toFloat64(f.lamports) * p.usd AS usd, p.found AS priced
+  toFloat64(f.lamports) * p.usd AS usd, p.found AS priced, tupleElement(w.b, 3) AS mint,
+  if(tupleElement(w.b, 3) = '', '', if(tupleElement(w.b, 1) = 1, 'vault', 'creator')) AS payout,
+  if(tupleElement(w.b, 3) = '', toUInt64(0), bitOr(bitShiftLeft(toUInt64(tupleElement(w.b, 1)), 63), toUInt64(toUnixTimestamp64Milli(tupleElement(w.b, 2))))) AS rank
 FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM treasury_flows WHERE kind = 'transfer' AND recipient != '') AS f
 ASOF LEFT JOIN (
   SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL
   WHERE minute <= (SELECT max(at) FROM treasury_flows)
     AND minute >= (SELECT max(minute) FROM sol_price_1m WHERE minute <= (SELECT toStartOfMinute(min(at)) FROM treasury_flows))
-) AS p ON f.k = p.k AND f.minute >= p.minute;
+) AS p ON f.k = p.k AND f.minute >= p.minute
+LEFT JOIN (
+  SELECT wallet, max(best) AS b FROM payout_wallets WHERE wallet IN (SELECT recipient FROM treasury_flows) GROUP BY wallet
+) AS w ON f.recipient = w.wallet;
 
 -- Sums of the treasury's flows per kind (transfer, buyback), all time.
 CREATE TABLE IF NOT EXISTS treasury_flow_totals (
@@ -124,42 +151,31 @@ SELECT k AS kind, toUInt64(count()) AS flows, sum(toUInt128(l)) AS lamports, sum
 FROM (SELECT kind AS k, lamports AS l, atoms AS a FROM treasury_flows)
 GROUP BY k;
 
--- Who a payout goes to, per wallet: `best` is the best of the agents naming the wallet,
--- as (is_vault, created_at, mint): an agent's vault outranks any creator, then the newest
--- agent, then the greatest mint; (0, 1970, '') when no agent names it (yet). With the sums
--- the treasury paid to the wallet (lamports, USD in lamport-dollars, and the lamports of
--- unpriced transfers). One row per wallet once merged: about two per coin.
-CREATE TABLE IF NOT EXISTS payout_wallets (
-  wallet String,
-  best SimpleAggregateFunction(max, Tuple(UInt8, DateTime64(3, 'UTC'), String)),
+-- What the treasury paid per classification when stored ('vault', 'creator', '' = no agent
+-- named the recipient then): lamports, USD in lamport-dollars, unpriced lamports. The
+-- payouts classified otherwise since are in payout_reclassified; readers move them.
+CREATE TABLE IF NOT EXISTS paid_by_payout (
+  payout LowCardinality(String),
+  transfers SimpleAggregateFunction(sum, UInt64),
   lamports SimpleAggregateFunction(sum, UInt128),
   usd SimpleAggregateFunction(sum, Float64),
   unpriced SimpleAggregateFunction(sum, UInt128)
 ) ENGINE = AggregatingMergeTree
-ORDER BY wallet;
+ORDER BY payout;
 
--- Each version of a directory row names its vault and creator (a coin's wallets never change).
-CREATE MATERIALIZED VIEW IF NOT EXISTS payout_wallets_directory_mv TO payout_wallets AS
-SELECT w.1 AS wallet, max(tuple(w.2, created_at, mint)) AS best, toUInt128(0) AS lamports, toFloat64(0) AS usd, toUInt128(0) AS unpriced
-FROM agent_directory ARRAY JOIN [(vault, toUInt8(1)), (creator, toUInt8(0))] AS w
-WHERE w.1 != ''
-GROUP BY wallet;
+CREATE MATERIALIZED VIEW IF NOT EXISTS paid_by_payout_mv TO paid_by_payout AS
+SELECT k AS payout, toUInt64(count()) AS transfers, sum(toUInt128(l)) AS lamports, sum(u) AS usd, sumIf(toUInt128(l), p = 0) AS unpriced
+FROM (SELECT payout AS k, lamports AS l, usd AS u, priced AS p FROM treasury_transfers)
+GROUP BY k;
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS payout_wallets_paid_mv TO payout_wallets AS
-SELECT w AS wallet, tuple(toUInt8(0), toDateTime64(0, 3, 'UTC'), '') AS best, sum(toUInt128(l)) AS lamports, sum(u) AS usd,
-  sumIf(toUInt128(l), p = 0) AS unpriced
-FROM (SELECT recipient AS w, lamports AS l, usd AS u, priced AS p FROM treasury_transfers)
-GROUP BY w;
-
--- The treasury's transfers to agents, classified (payout 'vault' | 'creator', mint the
--- agent), newest first for the lists and feeds. A transfer is written here when it is
--- stored and its recipient is already named by an agent, and again each time a directory
--- row names its recipient (an agent that appears later, or any later version of it), each
--- time with the best classification known then; `rank` (is_vault in the top bit, then the
--- agent's created_at in ms) keeps the best one (equal ranks: the later write, made knowing
--- at least as much). Transfers to wallets no agent names are not here. Readers use FINAL.
--- A transfer stored at the very moment its recipient's agent is first mirrored may miss
--- both writes; the agent's next mirror (any change of it) classifies it.
+-- The treasury's transfers to agents, classified, newest first for the lists and feeds. A
+-- transfer is written here when it is stored and its recipient is already named by an agent,
+-- and again each time a directory row names its recipient (an agent that appears later, or
+-- any later version of it), each time with the best classification known then; `rank` keeps
+-- the best one (equal ranks: the later write, made knowing at least as much). `stored_as` is
+-- its classification when stored. Transfers to wallets no agent names are not here. Readers
+-- use FINAL. A transfer stored at the very moment its recipient's agent is first mirrored may
+-- miss both writes; the agent's next mirror (any change of it) classifies it.
 CREATE TABLE IF NOT EXISTS treasury_payouts (
   at DateTime('UTC'),
   slot UInt64,
@@ -168,26 +184,23 @@ CREATE TABLE IF NOT EXISTS treasury_payouts (
   inner Int16,
   recipient String,
   lamports UInt64,
+  usd Float64,
+  priced UInt8,
   mint String,
   payout LowCardinality(String),
-  rank UInt64
+  rank UInt64,
+  stored_as LowCardinality(String)
 ) ENGINE = ReplacingMergeTree(rank)
 ORDER BY (at, slot, signature, ix, inner);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_payouts_transfer_mv TO treasury_payouts AS
-SELECT t.at AS at, t.slot AS slot, t.signature AS signature, t.ix AS ix, t.inner AS inner, t.recipient AS recipient, t.lamports AS lamports,
-  tupleElement(w.b, 3) AS mint, if(tupleElement(w.b, 1) = 1, 'vault', 'creator') AS payout,
-  bitOr(bitShiftLeft(toUInt64(tupleElement(w.b, 1)), 63), toUInt64(toUnixTimestamp64Milli(tupleElement(w.b, 2)))) AS rank
-FROM treasury_transfers AS t
-INNER JOIN (
-  SELECT wallet, max(best) AS b FROM payout_wallets WHERE wallet IN (SELECT recipient FROM treasury_transfers)
-  GROUP BY wallet HAVING tupleElement(b, 3) != ''
-) AS w ON t.recipient = w.wallet;
+SELECT at, slot, signature, ix, inner, recipient, lamports, usd, priced, mint, payout, rank, payout AS stored_as
+FROM treasury_transfers WHERE payout != '';
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_payouts_directory_mv TO treasury_payouts AS
 SELECT t.at AS at, t.slot AS slot, t.signature AS signature, t.ix AS ix, t.inner AS inner, t.recipient AS recipient, t.lamports AS lamports,
-  tupleElement(b, 3) AS mint, if(tupleElement(b, 1) = 1, 'vault', 'creator') AS payout,
-  bitOr(bitShiftLeft(toUInt64(tupleElement(b, 1)), 63), toUInt64(toUnixTimestamp64Milli(tupleElement(b, 2)))) AS rank
+  t.usd AS usd, t.priced AS priced, tupleElement(w.b, 3) AS mint, if(tupleElement(w.b, 1) = 1, 'vault', 'creator') AS payout,
+  bitOr(bitShiftLeft(toUInt64(tupleElement(w.b, 1)), 63), toUInt64(toUnixTimestamp64Milli(tupleElement(w.b, 2)))) AS rank, t.payout AS stored_as
 FROM (
   SELECT c.wallet AS wallet, if(c.best > k.best, c.best, k.best) AS b
   FROM (
@@ -202,6 +215,26 @@ FROM (
 INNER JOIN (
   SELECT * FROM treasury_transfers WHERE recipient IN (SELECT arrayJoin([vault, creator]) FROM agent_directory)
 ) AS t ON t.recipient = w.wallet;
+
+-- The payouts classified otherwise than when they were stored (late: their agent appeared
+-- after them; or a creator's wallet that became an agent's vault): few rows, read whole.
+CREATE TABLE IF NOT EXISTS payout_reclassified (
+  at DateTime('UTC'),
+  slot UInt64,
+  signature String,
+  ix UInt16,
+  inner Int16,
+  lamports UInt64,
+  usd Float64,
+  priced UInt8,
+  payout LowCardinality(String),
+  rank UInt64,
+  stored_as LowCardinality(String)
+) ENGINE = ReplacingMergeTree(rank)
+ORDER BY (at, slot, signature, ix, inner);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS payout_reclassified_mv TO payout_reclassified AS
+SELECT at, slot, signature, ix, inner, lamports, usd, priced, payout, rank, stored_as FROM treasury_payouts WHERE payout != stored_as;
 
 -- Per coin and config, the trading fees of aligned spans of days: level L holds the sums of
 -- the 2^L days starting at `start` (a day number divisible by 2^L), L = 0..5 (1 to 32
@@ -228,26 +261,31 @@ DROP TABLE IF EXISTS coin_fees_1d_mv;
 DROP TABLE IF EXISTS coin_fees_1d;
 
 -- The copy of what is stored. The directory's wallets before the transfers, so each
--- transfer copied is classified by the transfer view as it passes.
+-- transfer copied is classified as it would have been when stored with every agent known.
 TRUNCATE TABLE fee_claims_usd;
 TRUNCATE TABLE fee_claims_1h;
 TRUNCATE TABLE fee_claim_feed;
+TRUNCATE TABLE payout_wallets;
 TRUNCATE TABLE treasury_transfers;
 TRUNCATE TABLE treasury_flow_totals;
-TRUNCATE TABLE payout_wallets;
+TRUNCATE TABLE paid_by_payout;
 TRUNCATE TABLE treasury_payouts;
+TRUNCATE TABLE payout_reclassified;
 TRUNCATE TABLE coin_fees_span;
 
 INSERT INTO payout_wallets
-SELECT w.1 AS wallet, max(tuple(w.2, created_at, mint)) AS best, toUInt128(0), toFloat64(0), toUInt128(0)
+SELECT w.1 AS wallet, max(tuple(w.2, created_at, mint)) AS best
 FROM agent_directory ARRAY JOIN [(vault, toUInt8(1)), (creator, toUInt8(0))] AS w
 WHERE w.1 != ''
 GROUP BY wallet;
 
 INSERT INTO treasury_transfers
-SELECT f.recipient, f.at, f.slot, f.signature, f.ix, f.inner, f.lamports, toFloat64(f.lamports) * p.usd, p.found
+SELECT f.recipient, f.at, f.slot, f.signature, f.ix, f.inner, f.lamports, toFloat64(f.lamports) * p.usd, p.found, tupleElement(w.b, 3),
+  if(tupleElement(w.b, 3) = '', '', if(tupleElement(w.b, 1) = 1, 'vault', 'creator')),
+  if(tupleElement(w.b, 3) = '', toUInt64(0), bitOr(bitShiftLeft(toUInt64(tupleElement(w.b, 1)), 63), toUInt64(toUnixTimestamp64Milli(tupleElement(w.b, 2)))))
 FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM treasury_flows WHERE kind = 'transfer' AND recipient != '') AS f
-ASOF LEFT JOIN (SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL) AS p ON f.k = p.k AND f.minute >= p.minute;
+ASOF LEFT JOIN (SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL) AS p ON f.k = p.k AND f.minute >= p.minute
+LEFT JOIN (SELECT wallet, max(best) AS b FROM payout_wallets GROUP BY wallet) AS w ON f.recipient = w.wallet;
 
 INSERT INTO treasury_flow_totals
 SELECT kind, toUInt64(count()), sum(toUInt128(lamports)), sum(toUInt128(atoms)) FROM treasury_flows GROUP BY kind;
