@@ -6,8 +6,8 @@
  * the feed's payout pages read through widening windows; and the migration's copy filling
  * every table from what is stored. Rows are written straight into the fact tables and the
  * directory, as the sink and the mirror write them. Each test uses its own wallets and
- * mints and minutes no other file writes (2033), and compares sums as differences, so the
- * shared engines' other rows do not matter.
+ * mints and times no other file writes (2001; prices in 2033), and compares sums as
+ * differences, so the shared engines' other rows do not matter.
  */
 import { describe, expect, test, beforeAll } from "bun:test";
 import { randomBytes } from "node:crypto";
@@ -19,6 +19,9 @@ import { migrationFiles, statements } from "../../infra/migrate";
 
 const address = () => encodeBase58(randomBytes(32));
 const signature = () => encodeBase58(randomBytes(64));
+/** Times of 2001: before every other file's rows, so nothing here is among anyone's newest. */
+const Y2001 = Date.UTC(2001, 0, 1) / 1000;
+/** Minutes of 2033 for prices: after every other file's (a price of 2001 would be everyone's first). */
 const Y2033 = Date.UTC(2033, 0, 1) / 1000;
 
 describe("treasury read models", () => {
@@ -57,33 +60,33 @@ describe("treasury read models", () => {
   test("a payout stored before its agent appears is classified when the agent is mirrored; mirroring again moves nothing twice", async () => {
     const [mint, creator, vault] = [address(), address(), address()];
     const before = await paid();
-    const early = await transfer(vault, 1_000_003, Y2033 + 10);
+    const early = await transfer(vault, 1_000_003, Y2001 + 10);
     // no agent names the wallet yet: stored unclassified, in neither sum
     const [stored] = await p.engines.ch.query<{ payout: string }>("SELECT toString(payout) AS payout FROM treasury_transfers WHERE signature = {s:String}", { s: early });
     expect(stored).toEqual({ payout: "" });
     expect(await payoutOf(early)).toBeUndefined();
     expect(await paid()).toEqual(before);
 
-    await mirror(mint, { creator, vault, createdMs: (Y2033 - 3600) * 1000 });
+    await mirror(mint, { creator, vault, createdMs: (Y2001 - 3600) * 1000 });
     expect(await payoutOf(early)).toEqual({ payout: "vault", mint });
     expect(await paid()).toEqual({ vaults: before.vaults + 1_000_003n, creators: before.creators });
 
     // the agent changes (state, persona): a newer version of the same row, the same wallets
-    await mirror(mint, { creator, vault, createdMs: (Y2033 - 3600) * 1000 });
-    await mirror(mint, { creator, vault, createdMs: (Y2033 - 3600) * 1000 });
+    await mirror(mint, { creator, vault, createdMs: (Y2001 - 3600) * 1000 });
+    await mirror(mint, { creator, vault, createdMs: (Y2001 - 3600) * 1000 });
     expect(await paid()).toEqual({ vaults: before.vaults + 1_000_003n, creators: before.creators });
     // a payout to its creator now is classified as it is stored
-    const later = await transfer(creator, 2_000_005, Y2033 + 20);
+    const later = await transfer(creator, 2_000_005, Y2001 + 20);
     expect(await payoutOf(later)).toEqual({ payout: "creator", mint });
     expect(await paid()).toEqual({ vaults: before.vaults + 1_000_003n, creators: before.creators + 2_000_005n });
   });
 
   test("a creator of several coins is named by the newest, then the greatest mint; a creator's wallet that becomes a vault moves to the vaults", async () => {
     const [creator, older, newer] = [address(), address(), address()];
-    const created = (Y2033 - 7200) * 1000;
+    const created = (Y2001 - 7200) * 1000;
     const before = await paid();
     await mirror(older, { creator, vault: address(), createdMs: created });
-    const sig = await transfer(creator, 3_000_007, Y2033 + 30);
+    const sig = await transfer(creator, 3_000_007, Y2001 + 30);
     expect(await payoutOf(sig)).toEqual({ payout: "creator", mint: older });
 
     await mirror(newer, { creator, vault: address(), createdMs: created + 1000 });
@@ -108,7 +111,8 @@ describe("treasury read models", () => {
       { minute: m + 120, usd: 101, source: "exchange", recorded_at: m + 120 },
     ]);
     const claimer = address();
-    const mint = address();
+    const mint = address(); // a platform coin (fee claims are stored for platform coins only)
+    await mirror(mint, { creator: address(), vault: address(), createdMs: (m - 86_400) * 1000 });
     const claim = (at: number, q: number, role = "partner") => ({
       mint, slot: ++slot, signature: signature(), ix: 1, inner: -1, at, kind: "trading_fee", venue: "dbc", role, pool: address(), claimer, base_amount: 0, quote_amount: q,
     });
@@ -142,38 +146,44 @@ describe("treasury read models", () => {
     expect(old).toEqual({ unpriced: "4000007" });
   });
 
-  test("the feed's creator payouts page through windows that widen past newer vault payouts; a coin's own feed and tokenomics list the same", async () => {
+  test("the feed's creator payouts page through windows that widen past vault payouts: every one once, in order, as one read of them all", async () => {
     const [mint, creator, vault] = [address(), address(), address()];
-    const created = (Y2033 + 2 * 86_400) * 1000;
+    const created = (Y2001 + 2 * 86_400) * 1000;
     await p.engines.sql`INSERT INTO agents (mint, coin_name, symbol, creator, vault, config, dbc_pool, created_at)
       VALUES (${mint}, 'Window Coin', 'WIN', ${creator}, ${vault}, ${registry.launch!.address}, ${address()}, ${new Date(created)})`;
     await mirror(mint, { creator, vault, createdMs: created });
-    const at = Y2033 + 3 * 86_400;
+    const at = Y2001 + 3 * 86_400;
     const mine: string[] = [];
     for (let i = 0; i < 5; i++) mine.unshift(await transfer(creator, 6_000_000 + i, at + i));
-    // 600 newer payouts to its vault: the newest 256 stored payouts hold no creator payout
+    // 600 newer payouts to its vault: a page that reaches them finds no creator payout in the newest 256 before it
     await p.engines.ch.insert(
       "treasury_flows",
       Array.from({ length: 600 }, (_, i) => ({ at: at + 100 + i, slot: ++slot, signature: signature(), ix: 0, inner: -1, kind: "transfer", treasury: TREASURY, recipient: vault, lamports: 1, atoms: 0 })),
     );
-    const first = (await p.call("/v1/feed?kinds=creator_payout&limit=3")).body;
-    expect(first.items.map((i: any) => i.links.signature)).toEqual(mine.slice(0, 3));
-    expect(first.items.map((i: any) => [i.kind, i.mint, i.data.creator])).toEqual(mine.slice(0, 3).map(() => ["creator_payout", mint, creator]));
-    const second = (await p.call(`/v1/feed?kinds=creator_payout&limit=3&cursor=${first.nextCursor}`)).body;
-    expect(second.items.slice(0, 2).map((i: any) => i.links.signature)).toEqual(mine.slice(3));
+    const paged: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = (await p.call(`/v1/feed?kinds=creator_payout&limit=50${cursor ? `&cursor=${cursor}` : ""}`)).body;
+      paged.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    const hidden = (await p.engines.sql<{ mint: string }[]>`SELECT mint FROM agents WHERE hidden`).map((r) => r.mint);
+    const all = await p.engines.ch.query<{ signature: string; mint: string }>(
+      `SELECT signature, mint FROM treasury_payouts FINAL WHERE payout = 'creator' ${hidden.length ? "AND mint NOT IN {h:Array(String)}" : ""}
+       ORDER BY at DESC, concat(leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner)) DESC`,
+      { h: hidden },
+    );
+    expect(paged.map((i) => [i.links.signature, i.mint])).toEqual(all.map((r) => [r.signature, r.mint]));
+    expect(paged.filter((i) => i.mint === mint).map((i) => [i.links.signature, i.data.creator])).toEqual(mine.map((s) => [s, creator]));
+    // its own feed (read by its wallets) lists the same
     const own = (await p.call(`/v1/daemons/${mint}/feed?kinds=creator_payout&limit=50`)).body;
     expect(own.items.map((i: any) => i.links.signature)).toEqual(mine);
-    const recent = (await p.call("/v1/tokenomics")).body.recentCreatorPayouts;
-    expect(recent.slice(0, 5).map((x: any) => [x.signature, x.mint, x.creator])).toEqual(mine.map((s) => [s, mint, creator]));
-    // the overview's recent payouts: the vault payouts are newer
-    const overview = (await p.call("/v1/analytics/overview?range=all")).body.recentPayouts;
-    expect(overview.map((x: any) => [x.kind, x.mint])).toEqual(Array.from({ length: 20 }, () => ["vault_payout", mint]));
   });
 
   test("migration 0013 fills every read model from what is stored: the same rows, classified with every agent known, priced with the stored history", async () => {
-    // a coin with trades, a claim and a payout stored before its agent appeared (all of 2033)
+    // a coin with trades, a claim and a payout stored before its agent appeared (all of 2001)
     const [mint, creator, vault] = [address(), address(), address()];
-    const at = Y2033 + 5 * 86_400;
+    const at = Y2001 + 5 * 86_400;
     const trade = (i: number) => ({
       mint, slot: ++slot, signature: signature(), ix: 2, inner: 3, at: at + i * 3600, venue: "dbc", pool: address(), config: registry.launch!.address,
       quote_mint: "So11111111111111111111111111111111111111112", side: "buy", trader: address(), amount_quote: 10_000_000, amount_base: 1_000, sqrt_price: "1",
