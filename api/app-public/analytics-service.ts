@@ -52,8 +52,9 @@ type Claimed = [string, number, string];
 type Figures = {
   totals: Sums[]; hidden_totals: Sums[]; holders: string | null; revenue: Day[]; stock_revenue: Day[];
   creator_claims: Claimed; stock_creator_claims: Claimed; paid: PaidRow[]; moved: MovedRow[]; first_price: number | null;
+  /** the newest claims listed as payouts: [at, slot, signature, ix, inner, mint, role, lamports] */
+  claims: [number, string, string, number, number, string, string, string][];
 };
-type Claim = { at: number; slot: string; signature: string; ix: number; inner: number; mint: string; role: string; lamports: string };
 
 export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = Date.now()) {
   const nowSeconds = Math.floor(nowMs / 1000);
@@ -78,9 +79,10 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const ofStock = (role: string) =>
     `SELECT toString(toDate(at)) AS day, 1 AS claims, lamports, usd, if(priced = 0, lamports, 0) AS unpriced FROM fee_claims_usd
      WHERE mint IN {stock:Array(String)} AND ${role}`;
-  const [figures, earners, claims, payouts, live, solUsd] = await Promise.all([
+  const [figures, earners, payouts, live, solUsd] = await Promise.all([
     // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, the platform's
-    // claims per day and creators' claims and payouts all time (stock-paired coins' own claims taken off below)
+    // claims per day and creators' claims and payouts all time (stock-paired coins' own claims taken off below), and
+    // the newest claims (keyed by time: read from the end)
     deps.ch.query<Figures>(
       `SELECT
          (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
@@ -91,7 +93,10 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
          (SELECT ${claimed("SELECT lamports, usd, unpriced FROM fee_claims_1h WHERE role = 'creator'")}) AS creator_claims,
          ${stock.length ? `(SELECT ${claimed(ofStock("role = 'creator'"))})` : "('0', 0, '0')"} AS stock_creator_claims,
          ${PAID_COLUMNS},
-         (${FIRST_PRICE}) AS first_price`,
+         (${FIRST_PRICE}) AS first_price,
+         (SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) FROM (
+            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("lamportMints", lamportMints)}
+            ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS claims`,
       p,
     ),
     // the creator's side of each coin's trading fees, floored per coin and config
@@ -103,11 +108,6 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
            : "coin_fees_span WHERE ((level, toUInt16(start)) IN arrayZip({levels:Array(UInt8)}, {starts:Array(UInt16)}) OR (level = 0 AND start > toDate({today:UInt16})))"
        } AND config IN {sol:Array(String)} ${notIn("hidden", hidden)} GROUP BY mint, config)
        GROUP BY mint HAVING sum(tf) > 0 ORDER BY toUInt128(lamports) DESC, mint LIMIT {limit:UInt32}`,
-      p,
-    ),
-    deps.ch.query<Claim>(
-      `SELECT toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, mint, toString(role) AS role, toString(lamports) AS lamports
-       FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("lamportMints", lamportMints)} ORDER BY ${NEWEST} LIMIT {recent:UInt32}`,
       p,
     ),
     newestPayouts(deps.ch, { limit: RECENT_PAYOUTS, creatorsOnly: false, hidden }),
@@ -159,7 +159,9 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const rewardUsd = usdOf(cu - su + toCreators.usd, BigInt(cn || 0) - BigInt(sn || 0) + toCreators.unpriced, f.first_price);
   // recent payouts: the newest claims and the newest payouts, merged (each read newest first from its own table)
   const recent = [
-    ...claims.map((c) => ({ ...c, kind: c.role === "creator" ? "creator_fee_claim" : "fee_claim" })),
+    ...f.claims.map(([at, slot, signature, ix, inner, mint, role, lamports]) => ({
+      at, slot, signature, ix, inner, mint, lamports, kind: role === "creator" ? "creator_fee_claim" : "fee_claim",
+    })),
     ...payouts.map((x) => ({ ...x, kind: `${x.payout}_payout` })),
   ]
     .sort(newestFirst)

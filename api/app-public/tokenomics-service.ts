@@ -21,15 +21,20 @@ import { PLATFORM_CLAIM, excludedMints, treasuryOf, treasurySet } from "./platfo
 
 export const RECENT_TOKENOMICS = 20;
 
-type Totals = { claimed: string; stock_claimed: string; spent: string; burned: string; coin_supply: string | null; paid: PaidRow[]; moved: MovedRow[] };
+type Totals = {
+  claimed: string; stock_claimed: string; spent: string; burned: string; coin_supply: string | null; paid: PaidRow[]; moved: MovedRow[];
+  /** [at, lamports, atoms, signature], newest first */
+  buybacks: [number, string, string, string][];
+};
 
 export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
   const t = treasuryOf(deps);
   const mint = t.platformTokenMint;
   const { stock } = await excludedMints(deps);
   const p = { treasury: treasurySet(deps), stock, mint: mint ?? "", recent: RECENT_TOKENOMICS };
-  const [totals, paid, buybacks] = await Promise.all([
-    // claims from the hourly rollup (stock-paired coins' own claims, read by their key, taken off), the rest from one-row-per-key tables
+  const [totals, paid] = await Promise.all([
+    // claims from the hourly rollup (stock-paired coins' own claims, read by their key, taken off), the rest from one-row-per-key
+    // tables, and the newest buybacks (the treasury's flows are keyed by time)
     deps.ch.query<Totals>(
       `SELECT
          (SELECT toString(sum(lamports)) FROM fee_claims_1h WHERE ${PLATFORM_CLAIM}) AS claimed,
@@ -37,15 +42,12 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
          (SELECT toString(sum(lamports)) FROM treasury_flow_totals WHERE kind = 'buyback') AS spent,
          (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
          (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply,
+         (SELECT groupArray((toUnixTimestamp(at), toString(lamports), toString(atoms), signature)) FROM (
+            SELECT at, lamports, atoms, signature FROM treasury_flows WHERE kind = 'buyback' ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS buybacks,
          ${PAID_COLUMNS}`,
       p,
     ),
     newestPayouts(deps.ch, { limit: RECENT_TOKENOMICS, creatorsOnly: true, hidden: [] }),
-    deps.ch.query<{ at: number; lamports: string; atoms: string; signature: string }>(
-      `SELECT toUnixTimestamp(at) AS at, toString(lamports) AS lamports, toString(atoms) AS atoms, signature FROM treasury_flows
-       WHERE kind = 'buyback' ORDER BY ${NEWEST} LIMIT {recent:UInt32}`,
-      p,
-    ),
   ]);
   const r = totals[0]!;
   const paidTo = paidByRole(r.paid, r.moved);
@@ -66,7 +68,7 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
       platformTokenBurnedAtoms: burned.toString(),
       burnedShareBps: !mint ? 0 : supply === null ? null : supply + burned === 0n ? 0 : Number((burned * 10_000n) / (supply + burned)),
     },
-    recentBuybacks: buybacks.map((b) => ({ at: iso(b.at), lamports: b.lamports, atoms: b.atoms, signature: b.signature })),
+    recentBuybacks: r.buybacks.map(([at, lamports, atoms, signature]) => ({ at: iso(at), lamports, atoms, signature })),
     recentCreatorPayouts: paid.map((x) => ({ at: iso(x.at), mint: x.mint, creator: x.recipient, lamports: x.lamports, signature: x.signature })),
     platformTokenMint: mint,
     platformTokenSupply: supply === null ? null : supply.toString(),

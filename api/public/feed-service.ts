@@ -7,7 +7,7 @@ import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
 import { decodeCursor, encodeCursor, CURSOR_POSITIONS, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
 import { notFound } from "../errors";
-import { treasuryFeedRows } from "./treasury-sql";
+import { creatorPayoutItems, treasuryFeedParts } from "./treasury-sql";
 
 export type TradeRow = {
   mint: string; signature: string; ix: number; inner: number; slot_text: string; at: string; side: string; trader: string;
@@ -113,7 +113,11 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
                 ${pos ? `AND (at_ms, id) < ({pa:Int64}, {pi:String})${mint ? "" : " AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC')"}` : ""}
                 ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC"}
                 LIMIT {inner_limit:UInt32}`);
-  if (parts.length === 0 && treasuryKinds.length === 0) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
+  const platformToken = deps.treasury?.platformTokenMint ?? "";
+  parts.push(...treasuryFeedParts({ mint, kinds: treasuryKinds, hidden, platformToken, cursor: pos !== null }));
+  // creator payouts across coins are read on their own (their read widens until a page is full) and merged in the same order
+  const acrossCoins = mint === null && treasuryKinds.includes("creator_payout");
+  if (parts.length === 0 && !acrossCoins) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
   const innerLimit = q.limit + 64;
   // the agent check (Postgres, which also gives the agent's summary) runs beside the reads; a 404 drops their answer
   const [agent, storedRows, treasuryRows] = await Promise.all([
@@ -123,16 +127,10 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
           `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
            ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
            ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
-          { mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: innerLimit, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
+          { mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: innerLimit, platform_token: platformToken, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
         )
       : [],
-    // the treasury's items are read on their own (their reads widen until a page is full) and merged in the same order
-    treasuryKinds.length
-      ? treasuryFeedRows(deps.ch, {
-          mint, kinds: treasuryKinds, hidden, platformToken: deps.treasury?.platformTokenMint ?? "", limit: innerLimit,
-          cursor: pos ? [Number(pos[0]), String(pos[1])] : null,
-        })
-      : [],
+    acrossCoins ? creatorPayoutItems(deps.ch, { hidden, limit: innerLimit, cursor: pos ? [Number(pos[0]), String(pos[1])] : null }) : [],
   ]);
   const rows = treasuryRows.length ? [...storedRows, ...(treasuryRows as ActivityRow[])].sort(newestFirst).slice(0, q.limit + 1) : storedRows;
   const page = rows.slice(0, q.limit);

@@ -80,66 +80,61 @@ export function paidByRole(paid: PaidRow[], moved: MovedRow[]): Record<"vault" |
   return out;
 }
 
-/** A row of the feed's treasury part, shaped as the feed's other parts (api/public/feed-service.ts ActivityRow). */
+/** A row of the feed's creator payouts across coins, shaped as the feed's other rows (api/public/feed-service.ts ActivityRow). */
 export type TreasuryFeedRow = { mint: string; at_ms: string; id: string; kind: string; text: string; body: null; data: string; links: string };
 
-/** An item's columns (its `kind` shadows a source column of that name in WHERE: qualify it there). */
+/**
+ * A treasury item's columns, as the feed's other parts (at_ms an Int64). Its `kind` shadows a
+ * source column of that name in WHERE: qualify that column there.
+ */
 const ITEM = (kind: string, mint: string, data: string) => `
-  SELECT ${mint} AS mint, toString(toInt64(toUnixTimestamp(at)) * 1000) AS at_ms, ${feedId(`'${kind}'`)} AS id, '${kind}' AS kind, '' AS text,
-    NULL AS body, ${data} AS data, concat('{"signature":"', signature, '"}') AS links`;
+  SELECT ${mint} AS mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms, ${feedId(`'${kind}'`)} AS id, '${kind}' AS kind, '' AS text,
+    CAST(NULL, 'Nullable(String)') AS body, ${data} AS data, concat('{"signature":"', signature, '"}') AS links`;
 const PAYOUT_DATA = `concat('{"lamports":"', toString(lamports), '","creator":"', recipient, '"}')`;
 const BUYBACK_DATA = `concat('{"lamports":"', toString(lamports), '","atoms":"', toString(atoms), '"}')`;
 /** The page's cursor: items strictly older than ({pa} ms, {pi} id); `at` first, so the key's order is used. */
-const before = (kind: string) => `AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC') AND (toInt64(toUnixTimestamp(at)) * 1000, ${feedId(`'${kind}'`)}) < ({pa:Int64}, {pi:String})`;
-const FEED_ORDER = "ORDER BY at DESC, id DESC LIMIT {limit:UInt32}";
+const before = (kind: string, cursor: boolean) =>
+  cursor ? `AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC') AND (toInt64(toUnixTimestamp(at)) * 1000, ${feedId(`'${kind}'`)}) < ({pa:Int64}, {pi:String})` : "";
 
 /**
- * The feed's treasury items, newest first, at most `limit` of each kind after the cursor:
- * a coin's `creator_payout`s (transfers to its creator's wallet while that wallet is named by
- * this coin: a wallet that is also some agent's vault is a vault payout, not shown), across
- * coins every creator payout but those of `hidden` coins; `platform_buyback`s are items of the
- * platform token (`platformToken`, "" when unset), so a coin's feed has them only if it is that coin.
+ * The feed's treasury parts read in the feed's own query (parameters `mint`, `platform_token`,
+ * `inner_limit` and the cursor's `pa`, `pi`), each its newest `inner_limit` after the cursor:
+ * a coin's `creator_payout`s, transfers to its creator's wallet while that wallet is named by
+ * this coin (a wallet that is also some agent's vault is a vault payout, not shown), read by
+ * its wallets; `platform_buyback`s, items of the platform token (`platformToken`, "" when
+ * unset), so a coin's feed has them only if it is that coin and the feed across coins only if
+ * it is not hidden. Creator payouts across coins: creatorPayoutItems.
  */
-export async function treasuryFeedRows(
-  ch: ClickHouse,
-  o: { mint: string | null; kinds: readonly string[]; hidden: readonly string[]; platformToken: string; limit: number; cursor: [number, string] | null },
-): Promise<TreasuryFeedRow[]> {
-  const params = { mint: o.mint ?? "", hidden: [...o.hidden], platform_token: o.platformToken, limit: o.limit, ...(o.cursor ? { pa: o.cursor[0], pi: o.cursor[1] } : {}) };
-  const after = (kind: string) => (o.cursor ? before(kind) : "");
-  const reads: Promise<TreasuryFeedRow[]>[] = [];
-  if (o.kinds.includes("creator_payout")) {
-    if (o.mint)
-      reads.push(
-        ch.query<TreasuryFeedRow>(
-          `${ITEM("creator_payout", "{mint:String}", PAYOUT_DATA)} FROM treasury_transfers
-           WHERE recipient IN (
-             SELECT wallet FROM payout_wallets WHERE wallet IN (SELECT creator FROM agent_directory WHERE mint = {mint:String} AND creator != '')
-             GROUP BY wallet HAVING tupleElement(max(best), 1) = 0 AND tupleElement(max(best), 3) = {mint:String})
-             ${after("creator_payout")}
-           ${FEED_ORDER}`,
-          params,
-        ),
-      );
-    else
-      reads.push(
-        inPayoutWindow<TreasuryFeedRow>(
-          ch,
-          (window) =>
-            `${ITEM("creator_payout", "mint", PAYOUT_DATA)} FROM treasury_payouts FINAL
-             WHERE ${window} AND payout = 'creator' ${o.hidden.length ? "AND mint NOT IN {hidden:Array(String)}" : ""} ${after("creator_payout")}
-             ${FEED_ORDER}`,
-          params,
-          o.limit,
-          o.cursor ? Math.floor(o.cursor[0] / 1000) : undefined,
-        ),
-      );
-  }
+export function treasuryFeedParts(o: { mint: string | null; kinds: readonly string[]; hidden: readonly string[]; platformToken: string; cursor: boolean }): string[] {
+  const parts: string[] = [];
+  if (o.mint && o.kinds.includes("creator_payout"))
+    parts.push(`${ITEM("creator_payout", "{mint:String}", PAYOUT_DATA)} FROM treasury_transfers
+      WHERE recipient IN (
+        SELECT wallet FROM payout_wallets WHERE wallet IN (SELECT creator FROM agent_directory WHERE mint = {mint:String} AND creator != '')
+        GROUP BY wallet HAVING tupleElement(max(best), 1) = 0 AND tupleElement(max(best), 3) = {mint:String})
+        ${before("creator_payout", o.cursor)}
+      ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`);
   if (o.kinds.includes("platform_buyback") && (o.mint === null ? !o.hidden.includes(o.platformToken) : o.mint === o.platformToken))
-    reads.push(
-      ch.query<TreasuryFeedRow>(
-        `${ITEM("platform_buyback", "{platform_token:String}", BUYBACK_DATA)} FROM treasury_flows AS f WHERE f.kind = 'buyback' ${after("platform_buyback")} ${FEED_ORDER}`,
-        params,
-      ),
-    );
-  return (await Promise.all(reads)).flat();
+    parts.push(`${ITEM("platform_buyback", "{platform_token:String}", BUYBACK_DATA)} FROM treasury_flows AS f
+      WHERE f.kind = 'buyback' ${before("platform_buyback", o.cursor)} ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`);
+  return parts;
+}
+
+/**
+ * The feed's `creator_payout` items across coins but those of `hidden` coins, newest first,
+ * at most `limit` after the cursor ([ms, id]): classified payouts read through a widening
+ * window of the newest (inPayoutWindow), in their own query.
+ */
+export function creatorPayoutItems(ch: ClickHouse, o: { hidden: readonly string[]; limit: number; cursor: [number, string] | null }): Promise<TreasuryFeedRow[]> {
+  return inPayoutWindow<TreasuryFeedRow>(
+    ch,
+    (window) =>
+      `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (
+         ${ITEM("creator_payout", "mint", PAYOUT_DATA)} FROM treasury_payouts FINAL
+         WHERE ${window} AND payout = 'creator' ${o.hidden.length ? "AND mint NOT IN {hidden:Array(String)}" : ""} ${before("creator_payout", o.cursor !== null)}
+         ORDER BY at DESC, id DESC LIMIT {limit:UInt32})`,
+    { hidden: [...o.hidden], limit: o.limit, ...(o.cursor ? { pa: o.cursor[0], pi: o.cursor[1] } : {}) },
+    o.limit,
+    o.cursor ? Math.floor(o.cursor[0] / 1000) : undefined,
+  );
 }
