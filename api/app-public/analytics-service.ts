@@ -13,7 +13,8 @@
 import { lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { NEWEST, PAID_COLUMNS, newestPayouts, paidByRole, type MovedRow, type PaidRow } from "../public/treasury-sql";
-import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, excludedMints, notIn, solConfigs, treasurySet, usdOf } from "./platform-reads";
+import { hiddenMints } from "../public/feed-service";
+import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, STOCK_MINTS, agentsLive, notIn, solConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
 export type Range = keyof typeof RANGE_HOURS;
@@ -45,13 +46,11 @@ export function daySpans(from: number, to: number): [number, number][] {
 
 /** [config, trades, volume, trading fees, protocol fees] */
 type Sums = [string, string, string, string, string];
-/** [day, claims, lamports, usd (lamport-dollars), unpriced lamports] */
-type Day = [string, string, string, number, string];
-/** [lamports, usd (lamport-dollars), unpriced lamports] */
-type Claimed = [string, number, string];
+/** [day, 1 = creators' claims (all time) | 0 = the platform's (in the window), claims, lamports, usd (lamport-dollars), unpriced lamports] */
+type Day = [string, number, string, string, number, string];
 type Figures = {
-  totals: Sums[]; hidden_totals: Sums[]; holders: string | null; revenue: Day[]; stock_revenue: Day[];
-  creator_claims: Claimed; stock_creator_claims: Claimed; paid: PaidRow[]; moved: MovedRow[]; first_price: number | null;
+  totals: Sums[]; hidden_totals: Sums[]; holders: string | null; claimed: Day[]; stock_claimed: Day[];
+  paid: PaidRow[]; moved: MovedRow[]; first_price: number | null;
   /** the newest claims listed as payouts: [at, slot, signature, ix, inner, mint, role, lamports] */
   claims: [number, string, string, number, number, string, string, string][];
 };
@@ -61,41 +60,39 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const since = windowStart(range, nowSeconds);
   const today = Math.floor(nowSeconds / 86400);
   const spans = daySpans(Math.floor(since / 86400), today);
-  const { hidden, stock } = await excludedMints(deps);
+  const hidden = await hiddenMints(deps);
   const sol = solConfigs(deps);
   const treasury = treasurySet(deps);
   const pcts = sol.map((a) => deps.configs.byAddress.get(a)!.creatorPct);
-  const lamportMints = [...new Set([...hidden, ...stock])];
   const p = {
-    since, today, hidden, stock, sol, pcts, treasury, lamportMints, limit: TOP_EARNERS, recent: RECENT_PAYOUTS,
+    since, today, hidden, sol, pcts, treasury, limit: TOP_EARNERS, recent: RECENT_PAYOUTS,
     levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]),
   };
   const sums = (from: string) =>
     `groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) FROM (
        SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf FROM ${from} GROUP BY config)`;
-  const days = (from: string) =>
-    `groupArray((day, toString(n), toString(l), u, toString(un))) FROM (SELECT day, sum(claims) AS n, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS un FROM (${from}) GROUP BY day ORDER BY day)`;
-  const claimed = (from: string) => `(toString(sum(lamports)), sum(usd), toString(sum(unpriced))) FROM (${from})`;
-  const ofStock = (role: string) =>
-    `SELECT toString(toDate(at)) AS day, 1 AS claims, lamports, usd, if(priced = 0, lamports, 0) AS unpriced FROM fee_claims_usd
-     WHERE mint IN {stock:Array(String)} AND ${role}`;
+  // per day: creators' claims (all time) and the platform's claims in the window
+  const claimed = (table: string, at: string, claims: string, unpriced: string, where: string) =>
+    `groupArray((day, creator, toString(n), toString(l), u, toString(un))) FROM (
+       SELECT day, creator, sum(claims) AS n, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS un FROM (
+         SELECT toString(toDate(${at})) AS day, role = 'creator' AS creator, ${claims} AS claims, lamports, usd, ${unpriced} AS unpriced FROM ${table}
+         WHERE ${where} (role = 'creator' OR (${at} >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM})))
+       GROUP BY day, creator ORDER BY day)`;
   const [figures, earners, payouts, live, solUsd] = await Promise.all([
-    // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, the platform's
-    // claims per day and creators' claims and payouts all time (stock-paired coins' own claims taken off below), and
-    // the newest claims (keyed by time: read from the end)
+    // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, claims per day
+    // (stock-paired coins' own, read by their key, taken off below), payouts all time, and the newest claims (keyed by time)
     deps.ch.query<Figures>(
-      `SELECT
+      `${STOCK_MINTS(deps)}
+       SELECT
          (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
          ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
          (${HOLDERS_TOTAL(hidden)}) AS holders,
-         (SELECT ${days(`SELECT toString(toDate(hour)) AS day, claims, lamports, usd, unpriced FROM fee_claims_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}`)}) AS revenue,
-         ${stock.length ? `(SELECT ${days(`${ofStock(PLATFORM_CLAIM)} AND at >= toDateTime({since:UInt32}, 'UTC')`)})` : "[]"} AS stock_revenue,
-         (SELECT ${claimed("SELECT lamports, usd, unpriced FROM fee_claims_1h WHERE role = 'creator'")}) AS creator_claims,
-         ${stock.length ? `(SELECT ${claimed(ofStock("role = 'creator'"))})` : "('0', 0, '0')"} AS stock_creator_claims,
+         (SELECT ${claimed("fee_claims_1h", "hour", "claims", "unpriced", "")}) AS claimed,
+         (SELECT ${claimed("fee_claims_usd", "at", "1", "if(priced = 0, lamports, 0)", "mint IN stock AND")}) AS stock_claimed,
          ${PAID_COLUMNS},
          (${FIRST_PRICE}) AS first_price,
          (SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) FROM (
-            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("lamportMints", lamportMints)}
+            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("hidden", hidden)} AND mint NOT IN stock
             ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS claims`,
       p,
     ),
@@ -149,14 +146,14 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
         ).map((r) => [r.mint, r])
       : [],
   );
-  const series = platformDays(f.revenue, f.stock_revenue, f.first_price);
+  const series = platformDays(f.claimed, f.stock_claimed, f.first_price);
   const revenueUsd = series.some((d) => d.usd === null) ? null : series.reduce((s, d) => s + d.usd!, 0);
   // creator rewards, all time: creators' own claims (stock-paired coins' taken off) and the treasury's payouts to creators
-  const [cl, cu, cn] = f.creator_claims;
-  const [sl, su, sn] = f.stock_creator_claims;
+  const ofCreators = (days: Day[]) => days.filter((d) => d[1] === 1);
+  const claimedByCreators = sumDays(ofCreators(f.claimed), ofCreators(f.stock_claimed));
   const toCreators = paidByRole(f.paid, f.moved).creator;
-  const rewardLamports = BigInt(cl || 0) - BigInt(sl || 0) + toCreators.lamports;
-  const rewardUsd = usdOf(cu - su + toCreators.usd, BigInt(cn || 0) - BigInt(sn || 0) + toCreators.unpriced, f.first_price);
+  const rewardLamports = claimedByCreators.lamports + toCreators.lamports;
+  const rewardUsd = usdOf(claimedByCreators.usd + toCreators.usd, claimedByCreators.unpriced + toCreators.unpriced, f.first_price);
   // recent payouts: the newest claims and the newest payouts, merged (each read newest first from its own table)
   const recent = [
     ...f.claims.map(([at, slot, signature, ix, inner, mint, role, lamports]) => ({
@@ -192,14 +189,28 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   };
 }
 
-/** The platform's claims per UTC day, stock-paired coins' own taken off (a day left with no claim is not a day of the series). */
+/** The platform's claims per UTC day in the window, stock-paired coins' own taken off (a day left with no claim is not a day of the series). */
 function platformDays(all: Day[], ofStock: Day[], firstPrice: number | null) {
-  const stock = new Map(ofStock.map((d) => [d[0], d]));
-  return all.flatMap(([day, n, l, u, un]) => {
-    const [, sn, sl, su, sun] = stock.get(day) ?? [day, "0", "0", 0, "0"];
-    if (BigInt(n) - BigInt(sn) === 0n) return [];
-    return [{ day, lamports: (BigInt(l) - BigInt(sl)).toString(), usd: usdOf(u - su, BigInt(un) - BigInt(sun), firstPrice) }];
-  });
+  const stock = new Map(ofStock.filter((d) => d[1] === 0).map((d) => [d[0], d]));
+  return all
+    .filter((d) => d[1] === 0)
+    .flatMap((d) => {
+      const day = sumDays([d], stock.has(d[0]) ? [stock.get(d[0])!] : []);
+      return day.claims === 0n ? [] : [{ day: d[0], lamports: day.lamports.toString(), usd: usdOf(day.usd, day.unpriced, firstPrice) }];
+    });
+}
+
+/** The sums of `days` less those of `less`. */
+function sumDays(days: Day[], less: Day[]) {
+  const out = { claims: 0n, lamports: 0n, usd: 0, unpriced: 0n };
+  for (const [list, sign] of [[days, 1n], [less, -1n]] as const)
+    for (const [, , n, l, u, un] of list) {
+      out.claims += sign * BigInt(n);
+      out.lamports += sign * BigInt(l);
+      out.usd += Number(sign) * u;
+      out.unpriced += sign * BigInt(un);
+    }
+  return out;
 }
 
 type Keyed = { at: number; slot: string; signature: string; ix: number; inner: number };

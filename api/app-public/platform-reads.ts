@@ -4,7 +4,6 @@
  * USD of stored claims and payouts (priced when stored: ClickHouse migration 0013).
  */
 import type { PublicDeps, TreasuryDeps } from "../public/agents-service";
-import { hiddenMints } from "../public/feed-service";
 
 export const NO_TREASURY: TreasuryDeps = { address: null, platformTokenMint: null, split: { vault: 70, creator: 15, platformBurn: 15 }, tokenSupply: null };
 export const treasuryOf = (deps: PublicDeps): TreasuryDeps => deps.treasury ?? NO_TREASURY;
@@ -19,19 +18,13 @@ export function treasurySet(deps: PublicDeps): string[] {
 export const solConfigs = (deps: PublicDeps) => deps.configs.all.filter((c) => c.quote.kind === "sol").map((c) => c.address);
 
 /**
- * Coins left out of the platform's figures: hidden agents (moderation, a handful) and,
- * from lamport sums, coins whose config is not a SOL-quoted platform config (a
- * stock-paired coin's amounts are stock atoms).
+ * Coins left out of the platform's figures: hidden agents (moderation, a handful, from
+ * Postgres) and, from lamport sums, coins whose config is not a SOL-quoted platform config
+ * (a stock-paired coin's amounts are stock atoms): STOCK_MINTS, a WITH clause naming them
+ * `stock` (an array) inside the read that uses them, so they cost no read of their own.
  */
-export async function excludedMints(deps: PublicDeps): Promise<{ hidden: string[]; stock: string[] }> {
-  const [hidden, stock] = await Promise.all([
-    hiddenMints(deps),
-    deps.ch
-      .query<{ mint: string }>(`SELECT DISTINCT mint FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""}`, { sol: solConfigs(deps) })
-      .then((r) => r.map((x) => x.mint)),
-  ]);
-  return { hidden, stock };
-}
+export const STOCK_MINTS = (deps: PublicDeps) =>
+  `WITH (SELECT groupArray(DISTINCT mint) FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""}) AS stock`;
 
 /**
  * Agents live: public agents of a launched coin (status active) that are awake, i.e.

@@ -8,20 +8,23 @@
  */
 import { formatUnits, lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
-import { HOLDERS_TOTAL, agentsLive, excludedMints, solConfigs } from "./platform-reads";
+import { hiddenMints } from "../public/feed-service";
+import { HOLDERS_TOTAL, STOCK_MINTS, agentsLive, solConfigs } from "./platform-reads";
 
-type Counts = { day: string; all: string; fees: string; hidden_day: string; hidden_all: string; hidden_fees: string; holders: string | null };
+type Counts = { day: string; all: string; fees: string; hidden_day: string; hidden_all: string; hidden_fees: string; holders: string | null; stock: string[] };
 
 export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
   const since = Math.floor(nowMs / 1000) - 86400;
-  const { hidden, stock } = await excludedMints(deps);
+  const hidden = await hiddenMints(deps);
   const sol = solConfigs(deps);
   const ofHidden = (sql: string) => (hidden.length ? `(SELECT ${sql} FROM trades WHERE mint IN {hidden:Array(String)})` : "'0'");
   const [rows, counts, live, solUsd] = await Promise.all([
     deps.board.rows(),
     // trades of all time and fees from the hourly rollup, the last 24 h (whole minutes) from the minute one
     deps.ch.query<Counts>(
-      `SELECT
+      `${STOCK_MINTS(deps)}
+       SELECT
+         stock,
          (SELECT toString(sum(trades)) FROM platform_minute WHERE minute >= toDateTime({since:UInt32}, 'UTC')) AS day,
          (SELECT toString(sum(trades)) FROM fees_1h) AS all,
          (SELECT toString(sum(trading_fee + protocol_fee + referral_fee)) FROM fees_1h WHERE config IN {sol:Array(String)}) AS fees,
@@ -34,14 +37,14 @@ export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
     agentsLive(deps),
     solUsdNow(deps),
   ]);
-  const out = new Set([...hidden, ...stock]);
+  const c = counts[0]!;
+  const out = new Set([...hidden, ...c.stock]);
   const shown = rows.filter((r) => !r.hidden && !hidden.includes(r.mint));
   const lamportRows = shown.filter((r) => !out.has(r.mint));
   const sum = (f: (r: (typeof rows)[number]) => bigint) => lamportRows.reduce((s, r) => s + f(r), 0n);
   const volume24h = sum((r) => r.volume24h);
   const volumeAll = sum((r) => r.volumeAll);
   const cap = sum((r) => r.marketCap);
-  const c = counts[0]!;
   return {
     coins: shown.length,
     graduated: shown.filter((r) => r.dammPool).length,

@@ -17,7 +17,7 @@
  */
 import type { PublicDeps } from "../public/agents-service";
 import { NEWEST, PAID_COLUMNS, newestPayouts, paidByRole, type MovedRow, type PaidRow } from "../public/treasury-sql";
-import { PLATFORM_CLAIM, excludedMints, treasuryOf, treasurySet } from "./platform-reads";
+import { PLATFORM_CLAIM, STOCK_MINTS, solConfigs, treasuryOf, treasurySet } from "./platform-reads";
 
 export const RECENT_TOKENOMICS = 20;
 
@@ -30,15 +30,15 @@ type Totals = {
 export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
   const t = treasuryOf(deps);
   const mint = t.platformTokenMint;
-  const { stock } = await excludedMints(deps);
-  const p = { treasury: treasurySet(deps), stock, mint: mint ?? "", recent: RECENT_TOKENOMICS };
+  const p = { treasury: treasurySet(deps), sol: solConfigs(deps), mint: mint ?? "", recent: RECENT_TOKENOMICS };
   const [totals, paid] = await Promise.all([
     // claims from the hourly rollup (stock-paired coins' own claims, read by their key, taken off), the rest from one-row-per-key
     // tables, and the newest buybacks (the treasury's flows are keyed by time)
     deps.ch.query<Totals>(
-      `SELECT
+      `${STOCK_MINTS(deps)}
+       SELECT
          (SELECT toString(sum(lamports)) FROM fee_claims_1h WHERE ${PLATFORM_CLAIM}) AS claimed,
-         ${stock.length ? `(SELECT toString(sum(lamports)) FROM fee_claims_usd WHERE mint IN {stock:Array(String)} AND ${PLATFORM_CLAIM})` : "'0'"} AS stock_claimed,
+         (SELECT toString(sum(lamports)) FROM fee_claims_usd WHERE mint IN stock AND ${PLATFORM_CLAIM}) AS stock_claimed,
          (SELECT toString(sum(lamports)) FROM treasury_flow_totals WHERE kind = 'buyback') AS spent,
          (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
          (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply,
