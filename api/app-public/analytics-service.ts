@@ -82,17 +82,16 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, claims per day
     // (stock-paired coins' own, read by their key, taken off below), payouts all time, and the newest claims (keyed by time)
     deps.ch.query<Figures>(
-      `${STOCK_MINTS(deps)}
-       SELECT
+      `SELECT
          (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
          ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
          (${HOLDERS_TOTAL(hidden)}) AS holders,
          (SELECT ${claimed("fee_claims_1h", "hour", "claims", "unpriced", "")}) AS claimed,
-         (SELECT ${claimed("fee_claims_usd", "at", "1", "if(priced = 0, lamports, 0)", "mint IN stock AND")}) AS stock_claimed,
+         (SELECT ${claimed("fee_claims_usd", "at", "1", "if(priced = 0, lamports, 0)", `mint IN ${STOCK_MINTS(deps)} AND`)}) AS stock_claimed,
          ${PAID_COLUMNS},
          (${FIRST_PRICE}) AS first_price,
          (SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) FROM (
-            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("hidden", hidden)} AND mint NOT IN stock
+            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("hidden", hidden)} AND mint NOT IN ${STOCK_MINTS(deps)}
             ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS claims`,
       p,
     ),
@@ -134,16 +133,12 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   }
   const configured = deps.configs.launch ?? deps.configs.all[0];
   const creatorBps = configured ? configured.creatorPct * 100 : 0;
-  // the earners' names by the directory's key, not from the market board (its reload reads every coin)
+  // the earners' names from the registry (Postgres, the directory's source), by key: not from the market board (its
+  // reload reads every coin), and not in the engine's queue of reads
   const names = new Map(
     earners.length
-      ? (
-          await deps.ch.query<{ mint: string; coin_name: string; symbol: string }>(
-            `SELECT mint, argMax(coin_name, version) AS coin_name, argMax(symbol, version) AS symbol FROM agent_directory
-             WHERE mint IN {mints:Array(String)} GROUP BY mint`,
-            { mints: earners.map((e) => e.mint) },
-          )
-        ).map((r) => [r.mint, r])
+      ? (await deps.sql<{ mint: string; coin_name: string; symbol: string }[]>`
+          SELECT mint, coin_name, symbol FROM agents WHERE mint IN ${deps.sql(earners.map((e) => e.mint))}`).map((r) => [r.mint, r])
       : [],
   );
   const series = platformDays(f.claimed, f.stock_claimed, f.first_price);

@@ -20,11 +20,12 @@ export const solConfigs = (deps: PublicDeps) => deps.configs.all.filter((c) => c
 /**
  * Coins left out of the platform's figures: hidden agents (moderation, a handful, from
  * Postgres) and, from lamport sums, coins whose config is not a SOL-quoted platform config
- * (a stock-paired coin's amounts are stock atoms): STOCK_MINTS, a WITH clause naming them
- * `stock` (an array) inside the read that uses them, so they cost no read of their own.
+ * (a stock-paired coin's amounts are stock atoms): STOCK_MINTS, a subquery naming them inside
+ * the read that uses them (`mint IN (...)`), so they cost no read of their own. (A WITH
+ * clause naming them once cost more: every subquery of the read evaluated it again.)
  */
 export const STOCK_MINTS = (deps: PublicDeps) =>
-  `WITH (SELECT groupArray(DISTINCT mint) FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""}) AS stock`;
+  `(SELECT mint FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""})`;
 
 /**
  * Agents live: public agents of a launched coin (status active) that are awake, i.e.

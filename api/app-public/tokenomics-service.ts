@@ -35,10 +35,9 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
     // claims from the hourly rollup (stock-paired coins' own claims, read by their key, taken off), the rest from one-row-per-key
     // tables, and the newest buybacks (the treasury's flows are keyed by time)
     deps.ch.query<Totals>(
-      `${STOCK_MINTS(deps)}
-       SELECT
+      `SELECT
          (SELECT toString(sum(lamports)) FROM fee_claims_1h WHERE ${PLATFORM_CLAIM}) AS claimed,
-         (SELECT toString(sum(lamports)) FROM fee_claims_usd WHERE mint IN stock AND ${PLATFORM_CLAIM}) AS stock_claimed,
+         (SELECT toString(sum(lamports)) FROM fee_claims_usd WHERE mint IN ${STOCK_MINTS(deps)} AND ${PLATFORM_CLAIM}) AS stock_claimed,
          (SELECT toString(sum(lamports)) FROM treasury_flow_totals WHERE kind = 'buyback') AS spent,
          (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
          (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply,

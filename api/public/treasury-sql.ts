@@ -28,7 +28,8 @@ async function inPayoutWindow<T>(ch: ClickHouse, select: (window: string) => str
   const upTo = until === undefined ? "" : "WHERE at <= toDateTime({until:UInt32}, 'UTC')";
   for (let scan = Math.max(256, limit * 8); ; scan *= 8) {
     const p = { ...params, scan, until: until ?? 0 };
-    const rows = await ch.query<T>(select(`at >= (SELECT min(at) FROM (SELECT at FROM treasury_payouts ${upTo} ORDER BY at DESC LIMIT {scan:UInt32}))`), p);
+    // the `scan`-th newest row's time (none: the table's start), read from the end of the key
+    const rows = await ch.query<T>(select(`at >= ifNull((SELECT at FROM treasury_payouts ${upTo} ORDER BY at DESC LIMIT 1 OFFSET {scan:UInt32}), toDateTime(0))`), p);
     if (rows.length >= limit) return rows;
     const [stored] = await ch.query<{ n: string }>(`SELECT toString(count()) AS n FROM treasury_payouts ${upTo}`, p);
     if (scan >= Number(stored!.n)) return rows;
