@@ -71,13 +71,11 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const sums = (from: string) =>
     `groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) FROM (
        SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf FROM ${from} GROUP BY config)`;
-  // per day: creators' claims (all time) and the platform's claims in the window
-  const claimed = (table: string, at: string, claims: string, unpriced: string, where: string) =>
+  // per day: creators' claims (all time) and the platform's claims in the window (flat: a nested read or a day as text cost more)
+  const claimed = (table: string, at: string, sums: string, where: string) =>
     `groupArray((day, creator, toString(n), toString(l), u, toString(un))) FROM (
-       SELECT day, creator, sum(claims) AS n, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS un FROM (
-         SELECT toString(toDate(${at})) AS day, role = 'creator' AS creator, ${claims} AS claims, lamports, usd, ${unpriced} AS unpriced FROM ${table}
-         WHERE ${where} (role = 'creator' OR (${at} >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM})))
-       GROUP BY day, creator ORDER BY day)`;
+       SELECT toDate(${at}) AS day, role = 'creator' AS creator, ${sums} FROM ${table}
+       WHERE ${where} (role = 'creator' OR (${at} >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM})) GROUP BY day, creator)`;
   const [figures, earners, payouts, live, solUsd] = await Promise.all([
     // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, claims per day
     // (stock-paired coins' own, read by their key, taken off below), payouts all time, and the newest claims (keyed by time)
@@ -86,8 +84,8 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
          (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
          ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
          (${HOLDERS_TOTAL(hidden)}) AS holders,
-         (SELECT ${claimed("fee_claims_1h", "hour", "claims", "unpriced", "")}) AS claimed,
-         (SELECT ${claimed("fee_claims_usd", "at", "1", "if(priced = 0, lamports, 0)", `mint IN ${STOCK_MINTS(deps)} AND`)}) AS stock_claimed,
+         (SELECT ${claimed("fee_claims_1h", "hour", "sum(claims) AS n, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS un", "")}) AS claimed,
+         (SELECT ${claimed("fee_claims_usd", "at", "count() AS n, sum(lamports) AS l, sum(usd) AS u, sumIf(lamports, priced = 0) AS un", `mint IN ${STOCK_MINTS(deps)} AND`)}) AS stock_claimed,
          ${PAID_COLUMNS},
          (${FIRST_PRICE}) AS first_price,
          (SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) FROM (
@@ -97,13 +95,14 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     ),
     // the creator's side of each coin's trading fees, floored per coin and config
     deps.ch.query<{ mint: string; lamports: string }>(
-      `SELECT mint, toString(sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100))) AS lamports
-       FROM (SELECT mint, config, sum(trading_fee) AS tf FROM ${
-         range === "all"
-           ? "coin_fees WHERE 1"
-           : "coin_fees_span WHERE ((level, toUInt16(start)) IN arrayZip({levels:Array(UInt8)}, {starts:Array(UInt16)}) OR (level = 0 AND start > toDate({today:UInt16})))"
-       } AND config IN {sol:Array(String)} ${notIn("hidden", hidden)} GROUP BY mint, config)
-       GROUP BY mint HAVING sum(tf) > 0 ORDER BY toUInt128(lamports) DESC, mint LIMIT {limit:UInt32}`,
+      `SELECT mint, toString(l) AS lamports FROM (
+         SELECT mint, sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100)) AS l, sum(tf) AS fees
+         FROM (SELECT mint, config, sum(trading_fee) AS tf FROM ${
+           range === "all"
+             ? "coin_fees WHERE 1"
+             : "coin_fees_span WHERE ((level, toUInt16(start)) IN arrayZip({levels:Array(UInt8)}, {starts:Array(UInt16)}) OR (level = 0 AND start > toDate({today:UInt16})))"
+         } AND config IN {sol:Array(String)} ${notIn("hidden", hidden)} GROUP BY mint, config)
+         GROUP BY mint HAVING fees > 0 ORDER BY l DESC, mint LIMIT {limit:UInt32})`,
       p,
     ),
     newestPayouts(deps.ch, { limit: RECENT_PAYOUTS, creatorsOnly: false, hidden }),
@@ -189,6 +188,7 @@ function platformDays(all: Day[], ofStock: Day[], firstPrice: number | null) {
   const stock = new Map(ofStock.filter((d) => d[1] === 0).map((d) => [d[0], d]));
   return all
     .filter((d) => d[1] === 0)
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
     .flatMap((d) => {
       const day = sumDays([d], stock.has(d[0]) ? [stock.get(d[0])!] : []);
       return day.claims === 0n ? [] : [{ day: d[0], lamports: day.lamports.toString(), usd: usdOf(day.usd, day.unpriced, firstPrice) }];

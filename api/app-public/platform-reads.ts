@@ -21,11 +21,11 @@ export const solConfigs = (deps: PublicDeps) => deps.configs.all.filter((c) => c
  * Coins left out of the platform's figures: hidden agents (moderation, a handful, from
  * Postgres) and, from lamport sums, coins whose config is not a SOL-quoted platform config
  * (a stock-paired coin's amounts are stock atoms): STOCK_MINTS, a subquery naming them inside
- * the read that uses them (`mint IN (...)`), so they cost no read of their own. (A WITH
- * clause naming them once cost more: every subquery of the read evaluated it again.)
+ * the read that uses them (`mint IN (...)`), from `coin_configs` (ClickHouse migration 0013,
+ * keyed by config), so they cost no read of their own. (A WITH clause naming them once cost
+ * more: every subquery of the read evaluated it again.)
  */
-export const STOCK_MINTS = (deps: PublicDeps) =>
-  `(SELECT mint FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""})`;
+export const STOCK_MINTS = (deps: PublicDeps) => `(SELECT mint FROM coin_configs ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""})`;
 
 /**
  * Agents live: public agents of a launched coin (status active) that are awake, i.e.
@@ -54,7 +54,7 @@ export const PLATFORM_CLAIM = "(role = 'partner' OR (role = 'position' AND claim
  * The first SOL price ever recorded, the price of rows stored before any price at or before
  * their minute existed (`priced` = 0: older than the history); NULL before any price.
  */
-export const FIRST_PRICE = `SELECT anyOrNull(usd) FROM (SELECT usd FROM sol_price_1m FINAL WHERE minute = (SELECT min(minute) FROM sol_price_1m))`;
+export const FIRST_PRICE = `SELECT anyOrNull(usd) FROM (SELECT usd FROM sol_price_1m FINAL WHERE minute = (SELECT minute FROM sol_price_1m ORDER BY minute LIMIT 1))`;
 
 /**
  * USD of a sum of stored rows: `usd` (lamport-dollars of the priced rows) plus the unpriced

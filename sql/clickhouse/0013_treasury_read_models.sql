@@ -85,6 +85,17 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS fee_claim_feed_mv TO fee_claim_feed AS
 SELECT at, slot, signature, ix, inner, mint, role, claimer, quote_amount AS lamports FROM fee_claims
 WHERE role IN ('creator', 'partner', 'position');
 
+-- The coins of each config (the directory's), so a read names the stock-paired coins (those of
+-- a config not quoted in SOL) by key instead of reading the whole directory.
+CREATE TABLE IF NOT EXISTS coin_configs (
+  config String,
+  mint String
+) ENGINE = ReplacingMergeTree
+ORDER BY (config, mint);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS coin_configs_mv TO coin_configs AS
+SELECT DISTINCT config, mint FROM agent_directory;
+
 -- Who a payout goes to, per wallet: `best` is the best of the agents naming the wallet,
 -- as (is_vault, created_at, mint): an agent's vault outranks any creator, then the newest
 -- agent, then the greatest mint; (0, 1970, '') when no agent names it. Each version of a
@@ -265,6 +276,7 @@ DROP TABLE IF EXISTS coin_fees_1d;
 TRUNCATE TABLE fee_claims_usd;
 TRUNCATE TABLE fee_claims_1h;
 TRUNCATE TABLE fee_claim_feed;
+TRUNCATE TABLE coin_configs;
 TRUNCATE TABLE payout_wallets;
 TRUNCATE TABLE treasury_transfers;
 TRUNCATE TABLE treasury_flow_totals;
@@ -272,6 +284,8 @@ TRUNCATE TABLE paid_by_payout;
 TRUNCATE TABLE treasury_payouts;
 TRUNCATE TABLE payout_reclassified;
 TRUNCATE TABLE coin_fees_span;
+
+INSERT INTO coin_configs SELECT DISTINCT config, mint FROM agent_directory;
 
 INSERT INTO payout_wallets
 SELECT w.1 AS wallet, max(tuple(w.2, created_at, mint)) AS best
