@@ -2,8 +2,8 @@
  * The analytics reads alone, without the ingest phases of `npm run bench`: platform
  * stats, the analytics overview (every range), tokenomics and the payout feeds, uncached
  * and cached, over 10k coins, `--trades` trades (default 1,000,000) over 30 days and the
- * treasury's tables (bench/dataset.ts loadTreasury).
- * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`.
+ * treasury's tables (bench/dataset.ts loadTreasury), with the process's CPU time per uncached request.
+ * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`; `--profile` prints each engine read's own time instead.
  */
 import { parseArgs } from "node:util";
 import { freshEngines } from "../infra/testing/engines";
@@ -98,15 +98,26 @@ const endpoints: [string, string][] = [
 ];
 const base = `http://127.0.0.1:${a.server!.port}`;
 const cachedBase = `http://127.0.0.1:${b.server!.port}`;
-const lines = ["| endpoint | trades | uncached p50 / p99 ms | cached p50 / p99 ms |", "|---|---|---|---|"];
+/**
+ * CPU time of this process (the server, chDB's threads and the client) per uncached request, over 100 sequential
+ * requests: less sensitive than wall time to the other work on a shared machine (the embedded Postgres is not counted).
+ */
+async function cpuPerRequest(url: string): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < 100; i++) await fetch(url).then((r) => r.arrayBuffer());
+  const used = process.cpuUsage(before);
+  return round((used.user + used.system) / 1000 / 100);
+}
+const lines = ["| endpoint | trades | uncached p50 / p99 ms | uncached CPU ms/request | cached p50 / p99 ms |", "|---|---|---|---|---|"];
 for (const [name, path] of endpoints) {
   const first = await fetch(base + path);
   if (!first.ok) throw new Error(`${path}: ${first.status} ${await first.text()}`);
   const u = await measureUrl(base + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
+  const cpu = await cpuPerRequest(base + path);
   await fetch(cachedBase + path);
   const c = await measureUrl(cachedBase + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
-  say(`${name}: uncached p50 ${u.p50} p99 ${u.p99} ms; cached p50 ${c.p50} p99 ${c.p99} ms${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
-  lines.push(`| ${name} | ${Number(args.trades).toLocaleString("en")} | ${u.p50} / ${u.p99} | ${c.p50} / ${c.p99} |`);
+  say(`${name}: uncached p50 ${u.p50} p99 ${u.p99} ms, ${cpu} ms CPU; cached p50 ${c.p50} p99 ${c.p99} ms${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
+  lines.push(`| ${name} | ${Number(args.trades).toLocaleString("en")} | ${u.p50} / ${u.p99} | ${cpu} | ${c.p50} / ${c.p99} |`);
 }
 console.log(lines.join("\n"));
 a.stop();
