@@ -12,9 +12,9 @@
  */
 import { lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
-import { NEWEST, PAID_COLUMNS, newestPayouts, paidByRole, type MovedRow, type PaidRow } from "../public/treasury-sql";
+import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
 import { hiddenMints } from "../public/feed-service";
-import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, STOCK_MINTS, agentsLive, notIn, solConfigs, treasurySet, usdOf } from "./platform-reads";
+import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, notIn, solConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
 export type Range = keyof typeof RANGE_HOURS;
@@ -46,11 +46,8 @@ export function daySpans(from: number, to: number): [number, number][] {
 
 /** [config, trades, volume, trading fees, protocol fees] */
 type Sums = [string, string, string, string, string];
-/** [day, 1 = creators' claims (all time) | 0 = the platform's (in the window), claims, lamports, usd (lamport-dollars), unpriced lamports] */
-type Day = [string, number, string, string, number, string];
 type Figures = {
-  totals: Sums[]; hidden_totals: Sums[]; holders: string | null; claimed: Day[]; stock_claimed: Day[];
-  paid: PaidRow[]; moved: MovedRow[]; first_price: number | null;
+  totals: Sums[]; hidden_totals: Sums[]; holders: string | null; sums: SumRow[]; moved: MovedRow[];
   /** the newest claims listed as payouts: [at, slot, signature, ix, inner, mint, role, lamports] */
   claims: [number, string, string, number, number, string, string, string][];
 };
@@ -71,25 +68,19 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const sums = (from: string) =>
     `groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) FROM (
        SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf FROM ${from} GROUP BY config)`;
-  // per day: creators' claims (all time) and the platform's claims in the window (flat: a nested read or a day as text cost more)
-  const claimed = (table: string, at: string, sums: string, where: string) =>
-    `groupArray((day, creator, toString(n), toString(l), u, toString(un))) FROM (
-       SELECT toDate(${at}) AS day, role = 'creator' AS creator, ${sums} FROM ${table}
-       WHERE ${where} (role = 'creator' OR (${at} >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM})) GROUP BY day, creator)`;
   const [figures, earners, payouts, live, solUsd] = await Promise.all([
-    // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, claims per day
-    // (stock-paired coins' own, read by their key, taken off below), payouts all time, and the newest claims (keyed by time)
+    // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, the treasury's sums
+    // (creators' claims of all time and the platform's in the window, of SOL-quoted coins; payouts), the payouts classified
+    // otherwise since they were stored, and the newest claims (keyed by time)
     deps.ch.query<Figures>(
       `SELECT
          (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
          ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
          (${HOLDERS_TOTAL(hidden)}) AS holders,
-         (SELECT ${claimed("fee_claims_1h", "hour", "sum(claims) AS n, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS un", "")}) AS claimed,
-         (SELECT ${claimed("fee_claims_usd", "at", "count() AS n, sum(lamports) AS l, sum(usd) AS u, sumIf(lamports, priced = 0) AS un", `mint IN ${STOCK_MINTS(deps)} AND`)}) AS stock_claimed,
-         ${PAID_COLUMNS},
-         (${FIRST_PRICE}) AS first_price,
+         ${TREASURY_SUMS(`(kind = 'claim' AND config IN {sol:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`)},
+         ${MOVED},
          (SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) FROM (
-            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("hidden", hidden)} AND mint NOT IN ${STOCK_MINTS(deps)}
+            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) AND config IN {sol:Array(String)} ${notIn("hidden", hidden)}
             ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS claims`,
       p,
     ),
@@ -140,14 +131,17 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
           SELECT mint, coin_name, symbol FROM agents WHERE mint IN ${deps.sql(earners.map((e) => e.mint))}`).map((r) => [r.mint, r])
       : [],
   );
-  const series = platformDays(f.claimed, f.stock_claimed, f.first_price);
+  // claims and payouts stored before any price are valued at the first price recorded (read only when there are any)
+  const claims = f.sums.filter((x) => x[0] === "claim");
+  const toCreators = paidByRole(f.sums, f.moved).creator;
+  const unpriced = claims.some((x) => BigInt(x[6]) > 0n) || toCreators.unpriced > 0n;
+  const firstPrice = unpriced ? ((await deps.ch.query<{ usd: number | null }>(`SELECT (${FIRST_PRICE}) AS usd`))[0]?.usd ?? null) : null;
+  const series = platformDays(claims.filter((x) => x[2] !== "creator"), firstPrice);
   const revenueUsd = series.some((d) => d.usd === null) ? null : series.reduce((s, d) => s + d.usd!, 0);
-  // creator rewards, all time: creators' own claims (stock-paired coins' taken off) and the treasury's payouts to creators
-  const ofCreators = (days: Day[]) => days.filter((d) => d[1] === 1);
-  const claimedByCreators = sumDays(ofCreators(f.claimed), ofCreators(f.stock_claimed));
-  const toCreators = paidByRole(f.paid, f.moved).creator;
+  // creator rewards, all time: creators' own claims and the treasury's payouts to creators
+  const claimedByCreators = sumOf(claims.filter((x) => x[2] === "creator"));
   const rewardLamports = claimedByCreators.lamports + toCreators.lamports;
-  const rewardUsd = usdOf(claimedByCreators.usd + toCreators.usd, claimedByCreators.unpriced + toCreators.unpriced, f.first_price);
+  const rewardUsd = usdOf(claimedByCreators.usd + toCreators.usd, claimedByCreators.unpriced + toCreators.unpriced, firstPrice);
   // recent payouts: the newest claims and the newest payouts, merged (each read newest first from its own table)
   const recent = [
     ...f.claims.map(([at, slot, signature, ix, inner, mint, role, lamports]) => ({
@@ -183,28 +177,26 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   };
 }
 
-/** The platform's claims per UTC day in the window, stock-paired coins' own taken off (a day left with no claim is not a day of the series). */
-function platformDays(all: Day[], ofStock: Day[], firstPrice: number | null) {
-  const stock = new Map(ofStock.filter((d) => d[1] === 0).map((d) => [d[0], d]));
-  return all
-    .filter((d) => d[1] === 0)
-    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-    .flatMap((d) => {
-      const day = sumDays([d], stock.has(d[0]) ? [stock.get(d[0])!] : []);
-      return day.claims === 0n ? [] : [{ day: d[0], lamports: day.lamports.toString(), usd: usdOf(day.usd, day.unpriced, firstPrice) }];
+/** The platform's claims per UTC day in the window (days with claims only, oldest first). */
+function platformDays(rows: SumRow[], firstPrice: number | null) {
+  const days = new Map<string, SumRow[]>();
+  for (const r of rows) days.set(r[1], [...(days.get(r[1]) ?? []), r]);
+  return [...days]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([day, of]) => {
+      const d = sumOf(of);
+      return { day, lamports: d.lamports.toString(), usd: usdOf(d.usd, d.unpriced, firstPrice) };
     });
 }
 
-/** The sums of `days` less those of `less`. */
-function sumDays(days: Day[], less: Day[]) {
-  const out = { claims: 0n, lamports: 0n, usd: 0, unpriced: 0n };
-  for (const [list, sign] of [[days, 1n], [less, -1n]] as const)
-    for (const [, , n, l, u, un] of list) {
-      out.claims += sign * BigInt(n);
-      out.lamports += sign * BigInt(l);
-      out.usd += Number(sign) * u;
-      out.unpriced += sign * BigInt(un);
-    }
+/** Lamports, USD (lamport-dollars) and unpriced lamports of treasury sums' rows. */
+function sumOf(rows: SumRow[]) {
+  const out = { lamports: 0n, usd: 0, unpriced: 0n };
+  for (const [, , , , l, u, un] of rows) {
+    out.lamports += BigInt(l);
+    out.usd += u;
+    out.unpriced += BigInt(un);
+  }
   return out;
 }
 

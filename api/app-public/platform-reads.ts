@@ -19,13 +19,13 @@ export const solConfigs = (deps: PublicDeps) => deps.configs.all.filter((c) => c
 
 /**
  * Coins left out of the platform's figures: hidden agents (moderation, a handful, from
- * Postgres) and, from lamport sums, coins whose config is not a SOL-quoted platform config
- * (a stock-paired coin's amounts are stock atoms): STOCK_MINTS, a subquery naming them inside
- * the read that uses them (`mint IN (...)`), from `coin_configs` (ClickHouse migration 0013,
- * keyed by config), so they cost no read of their own. (A WITH clause naming them once cost
- * more: every subquery of the read evaluated it again.)
+ * Postgres) and, from lamport sums, coins whose config is not a SOL-quoted platform config (a
+ * stock-paired coin's amounts are stock atoms). Claims carry their coin's config (ClickHouse
+ * migration 0013), so the treasury's reads filter on it; the market board's rows do not:
+ * STOCK_MINTS names those coins in a subquery of the read that needs them.
  */
-export const STOCK_MINTS = (deps: PublicDeps) => `(SELECT mint FROM coin_configs ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""})`;
+export const STOCK_MINTS = (deps: PublicDeps) =>
+  `(SELECT DISTINCT mint FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""})`;
 
 /**
  * Agents live: public agents of a launched coin (status active) that are awake, i.e.

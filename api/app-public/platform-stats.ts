@@ -23,7 +23,7 @@ export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
     // trades of all time and fees from the hourly rollup, the last 24 h (whole minutes) from the minute one
     deps.ch.query<Counts>(
       `SELECT
-         (SELECT groupArray(DISTINCT mint) FROM ${STOCK_MINTS(deps)}) AS stock,
+         (SELECT groupArray(mint) FROM ${STOCK_MINTS(deps)}) AS stock,
          (SELECT toString(sum(trades)) FROM platform_minute WHERE minute >= toDateTime({since:UInt32}, 'UTC')) AS day,
          (SELECT toString(sum(trades)) FROM fees_1h) AS all,
          (SELECT toString(sum(trading_fee + protocol_fee + referral_fee)) FROM fees_1h WHERE config IN {sol:Array(String)}) AS fees,

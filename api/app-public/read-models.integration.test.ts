@@ -133,15 +133,15 @@ describe("treasury read models", () => {
     ]);
     const [t] = await p.engines.ch.query<{ usd: number; priced: number }>("SELECT usd, priced FROM treasury_transfers WHERE signature = {s:String}", { s: sent });
     expect(t).toEqual({ usd: 5_000_009 * 101, priced: 1 });
-    // the hourly rollup sums them (the platform's claims of this hour are only these)
-    const [hour] = await p.engines.ch.query<{ claims: string; lamports: string; usd: number; unpriced: string }>(
-      `SELECT toString(sum(claims)) AS claims, toString(sum(lamports)) AS lamports, sum(usd) AS usd, toString(sum(unpriced)) AS unpriced
-       FROM fee_claims_1h WHERE claimer = {c:String} AND hour = toStartOfHour(toDateTime({m:UInt32}, 'UTC'))`,
+    // the treasury's hourly sums add them up, with the coin's config (the platform's claims of this hour are only these)
+    const [hour] = await p.engines.ch.query<{ rows: string; lamports: string; usd: number; unpriced: string; config: string }>(
+      `SELECT toString(sum(rows)) AS rows, toString(sum(lamports)) AS lamports, sum(usd) AS usd, toString(sum(unpriced)) AS unpriced, any(config) AS config
+       FROM treasury_sums WHERE kind = 'claim' AND claimer = {c:String} AND hour = toStartOfHour(toDateTime({m:UInt32}, 'UTC'))`,
       { c: claimer, m },
     );
-    expect(hour).toEqual({ claims: "3", lamports: "6000009", usd: (1_000_001 + 2_000_003) * 100.5 + 3_000_005 * 101, unpriced: "0" });
+    expect(hour).toEqual({ rows: "3", lamports: "6000009", usd: (1_000_001 + 2_000_003) * 100.5 + 3_000_005 * 101, unpriced: "0", config: registry.launch!.address });
     const [old] = await p.engines.ch.query<{ unpriced: string }>(
-      "SELECT toString(sum(unpriced)) AS unpriced FROM fee_claims_1h WHERE claimer = {c:String} AND hour < toDateTime({m:UInt32}, 'UTC')", { c: claimer, m },
+      "SELECT toString(sum(unpriced)) AS unpriced FROM treasury_sums WHERE kind = 'claim' AND claimer = {c:String} AND hour < toDateTime({m:UInt32}, 'UTC')", { c: claimer, m },
     );
     expect(old).toEqual({ unpriced: "4000007" });
   });
@@ -190,18 +190,19 @@ describe("treasury read models", () => {
       quote_reserve: 0, migration_threshold: 0, trading_fee: 100_003 + i, protocol_fee: 0, referral_fee: 0, base_decimals: 6, price_sol: 0.1,
     });
     await p.engines.ch.insert("trades", Array.from({ length: 30 }, (_, i) => trade(i)));
+    const late = await transfer(vault, 8_000_003, at + 60);
+    await mirror(mint, { creator, vault, createdMs: (at - 60) * 1000 });
+    // a claim, stored after its coin's directory row (as the sink stores them)
     await p.engines.ch.insert("fee_claims", [
       { mint, slot: ++slot, signature: signature(), ix: 1, inner: -1, at, kind: "trading_fee", venue: "dbc", role: "creator", pool: address(), claimer: creator, base_amount: 0, quote_amount: 7_000_001 },
     ]);
-    const late = await transfer(vault, 8_000_003, at + 60);
-    await mirror(mint, { creator, vault, createdMs: (at - 60) * 1000 });
 
     const ours = async () => {
       const q = <T>(sql: string) => p.engines.ch.query<T>(sql, { m: mint, w: [creator, vault] });
       return {
         span: await q("SELECT level, toString(start) AS start, config, toString(sum(trading_fee)) AS fee FROM coin_fees_span WHERE mint = {m:String} GROUP BY level, start, config ORDER BY level, start"),
-        claims: await q("SELECT signature, role, claimer, toString(lamports) AS lamports, usd, priced FROM fee_claims_usd WHERE mint = {m:String}"),
-        feed: await q("SELECT signature, role, toString(lamports) AS lamports FROM fee_claim_feed WHERE mint = {m:String}"),
+        claims: await q("SELECT signature, role, claimer, config, toString(lamports) AS lamports, usd, priced FROM fee_claims_usd WHERE mint = {m:String}"),
+        feed: await q("SELECT signature, role, config, toString(lamports) AS lamports FROM fee_claim_feed WHERE mint = {m:String}"),
         wallets: await q("SELECT wallet, max(best) AS best FROM payout_wallets WHERE wallet IN {w:Array(String)} GROUP BY wallet ORDER BY wallet"),
         payouts: await q("SELECT signature, recipient, toString(lamports) AS lamports, mint, toString(payout) AS payout FROM treasury_payouts FINAL WHERE mint = {m:String}"),
         transfers: await q("SELECT signature, toString(lamports) AS lamports, mint, toString(payout) AS payout FROM treasury_transfers WHERE recipient IN {w:Array(String)}"),

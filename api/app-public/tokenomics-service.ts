@@ -1,8 +1,8 @@
 /**
  * GET /v1/tokenomics: where the platform's share of fees goes (TOKENOMICS_SPLIT: the
  * agents' vaults, creators, and buybacks and burns of the platform token), read from the
- * treasury's read models (ClickHouse migration 0013: fee_claims_1h, paid_by_payout,
- * treasury_payouts, treasury_flow_totals), burn_totals and the directory.
+ * treasury's read models (ClickHouse migration 0013: treasury_sums, payout_reclassified,
+ * treasury_payouts), burn_totals and the directory, in two reads.
  *
  * - feesClaimedLamports: the platform's claims into the treasury, all time (as the
  *   analytics revenue: partner claims and treasury DAMM v2 position claims, SOL pools).
@@ -16,13 +16,13 @@
  *   chain's (`getTokenSupply`, kept 60 s); null without RPC or when the read fails.
  */
 import type { PublicDeps } from "../public/agents-service";
-import { NEWEST, PAID_COLUMNS, newestPayouts, paidByRole, type MovedRow, type PaidRow } from "../public/treasury-sql";
-import { PLATFORM_CLAIM, STOCK_MINTS, solConfigs, treasuryOf, treasurySet } from "./platform-reads";
+import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
+import { PLATFORM_CLAIM, solConfigs, treasuryOf, treasurySet } from "./platform-reads";
 
 export const RECENT_TOKENOMICS = 20;
 
 type Totals = {
-  claimed: string; stock_claimed: string; spent: string; burned: string; coin_supply: string | null; paid: PaidRow[]; moved: MovedRow[];
+  burned: string; coin_supply: string | null; sums: SumRow[]; moved: MovedRow[];
   /** [at, lamports, atoms, signature], newest first */
   buybacks: [number, string, string, string][];
 };
@@ -32,26 +32,25 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
   const mint = t.platformTokenMint;
   const p = { treasury: treasurySet(deps), sol: solConfigs(deps), mint: mint ?? "", recent: RECENT_TOKENOMICS };
   const [totals, paid] = await Promise.all([
-    // claims from the hourly rollup (stock-paired coins' own claims, read by their key, taken off), the rest from one-row-per-key
-    // tables, and the newest buybacks (the treasury's flows are keyed by time)
+    // the platform's claims (of SOL-quoted coins), payouts and buybacks from the treasury's sums, the platform token's burns
+    // and supply by key, the newest buybacks (the treasury's flows are keyed by time), the payouts classified otherwise since
     deps.ch.query<Totals>(
       `SELECT
-         (SELECT toString(sum(lamports)) FROM fee_claims_1h WHERE ${PLATFORM_CLAIM}) AS claimed,
-         (SELECT toString(sum(lamports)) FROM fee_claims_usd WHERE mint IN ${STOCK_MINTS(deps)} AND ${PLATFORM_CLAIM}) AS stock_claimed,
-         (SELECT toString(sum(lamports)) FROM treasury_flow_totals WHERE kind = 'buyback') AS spent,
+         ${TREASURY_SUMS(`(kind = 'claim' AND config IN {sol:Array(String)} AND ${PLATFORM_CLAIM}) OR kind IN ('paid', 'flow')`)},
          (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
          (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply,
          (SELECT groupArray((toUnixTimestamp(at), toString(lamports), toString(atoms), signature)) FROM (
             SELECT at, lamports, atoms, signature FROM treasury_flows WHERE kind = 'buyback' ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS buybacks,
-         ${PAID_COLUMNS}`,
+         ${MOVED}`,
       p,
     ),
     newestPayouts(deps.ch, { limit: RECENT_TOKENOMICS, creatorsOnly: true, hidden: [] }),
   ]);
   const r = totals[0]!;
-  const paidTo = paidByRole(r.paid, r.moved);
-  const claimed = BigInt(r.claimed || 0) - BigInt(r.stock_claimed || 0);
-  const spent = BigInt(r.spent || 0);
+  const paidTo = paidByRole(r.sums, r.moved);
+  const sumOf = (kind: string, role?: string) => r.sums.filter((x) => x[0] === kind && (role === undefined || x[2] === role)).reduce((t, x) => t + BigInt(x[4]), 0n);
+  const claimed = sumOf("claim");
+  const spent = sumOf("flow", "buyback");
   const burned = mint ? BigInt(r.burned || 0) : 0n;
   const budget = (claimed * BigInt(t.split.platformBurn)) / 100n - spent;
   const supply = !mint ? null : r.coin_supply !== null ? max0(BigInt(r.coin_supply) - burned) : t.tokenSupply ? await t.tokenSupply(mint) : null;

@@ -48,24 +48,31 @@ export function newestPayouts(ch: ClickHouse, o: { limit: number; creatorsOnly: 
 }
 
 /**
- * What the treasury paid per classification, all time, as two columns of a read: `paid`, the
- * sums as each transfer was classified when stored (paid_by_payout), and `moved`, the
- * transfers classified otherwise since (payout_reclassified: few). paidByRole adds them up.
+ * The treasury's sums (`treasury_sums`, ClickHouse migration 0013) of the rows `where` picks,
+ * per kind, UTC day of the hour (1970-01-01 for all-time sums) and role, as a column `sums`
+ * of a read: [kind, day, role, rows, lamports, usd (lamport-dollars), unpriced lamports, atoms].
  */
-export const PAID_COLUMNS = `
-  (SELECT groupArray((payout, toString(l), u, toString(n))) FROM (
-     SELECT payout, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS n FROM paid_by_payout GROUP BY payout)) AS paid,
+export const TREASURY_SUMS = (where: string) => `
+  (SELECT groupArray((kind, toString(day), role, toString(n), toString(l), u, toString(un), toString(a))) FROM (
+     SELECT kind, toDate(hour) AS day, role, sum(rows) AS n, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS un, sum(atoms) AS a
+     FROM treasury_sums WHERE ${where} GROUP BY kind, day, role)) AS sums`;
+export type SumRow = [string, string, string, string, string, number, string, string];
+
+/** The transfers classified otherwise than when stored (payout_reclassified: few), as a column `moved` of a read. */
+export const MOVED = `
   (SELECT groupArray((stored_as, payout, toString(l), u, toString(n))) FROM (
      SELECT stored_as, payout, sum(lamports) AS l, sum(usd) AS u, sumIf(toUInt128(lamports), priced = 0) AS n FROM payout_reclassified FINAL
      GROUP BY stored_as, payout)) AS moved`;
-/** [payout, lamports, usd (lamport-dollars), unpriced lamports] */
-export type PaidRow = [string, string, number, string];
 /** [classification when stored, classification now, lamports, usd, unpriced lamports] */
 export type MovedRow = [string, string, string, number, string];
 export type Paid = { lamports: bigint; usd: number; unpriced: bigint };
 
-/** Sums paid to agents' vaults and to creators (USD in lamport-dollars; `unpriced` lamports are valued at the first recorded price). */
-export function paidByRole(paid: PaidRow[], moved: MovedRow[]): Record<"vault" | "creator", Paid> {
+/**
+ * Sums paid to agents' vaults and to creators, all time: the transfers as classified when
+ * stored (`sums` rows of kind 'paid'), those classified otherwise since moved (USD in
+ * lamport-dollars; `unpriced` lamports are valued at the first recorded price).
+ */
+export function paidByRole(sums: SumRow[], moved: MovedRow[]): Record<"vault" | "creator", Paid> {
   const out = { vault: { lamports: 0n, usd: 0, unpriced: 0n }, creator: { lamports: 0n, usd: 0, unpriced: 0n } };
   const add = (role: string, sign: 1n | -1n, lamports: string, usd: number, unpriced: string) => {
     if (role !== "vault" && role !== "creator") return;
@@ -73,7 +80,7 @@ export function paidByRole(paid: PaidRow[], moved: MovedRow[]): Record<"vault" |
     out[role].usd += Number(sign) * usd;
     out[role].unpriced += sign * BigInt(unpriced);
   };
-  for (const [role, l, u, n] of paid) add(role, 1n, l, u, n);
+  for (const [kind, , role, , l, u, n] of sums) if (kind === "paid") add(role, 1n, l, u, n);
   for (const [was, now, l, u, n] of moved) {
     add(was, -1n, l, u, n);
     add(now, 1n, l, u, n);

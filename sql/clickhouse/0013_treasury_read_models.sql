@@ -17,8 +17,10 @@
 -- (the minute's own price arriving after a claim stored in the first seconds of that
 -- minute, or a minute written again) does not change a stored row.
 
--- Fee claims with their USD, keyed by coin (readers take a few coins off the sums: the
--- stock-paired coins, whose amounts are stock atoms).
+-- Fee claims with their USD and their coin's config (the directory's when the claim is
+-- stored: the sink mirrors a coin's directory row before any of its facts; '' when none),
+-- keyed by coin. Lamport sums count only claims of coins whose config is quoted in SOL (a
+-- stock-paired coin's amounts are stock atoms).
 CREATE TABLE IF NOT EXISTS fee_claims_usd (
   mint String,
   slot UInt64,
@@ -28,6 +30,7 @@ CREATE TABLE IF NOT EXISTS fee_claims_usd (
   at DateTime('UTC'),
   role LowCardinality(String),
   claimer String,
+  config String,
   lamports UInt64,
   usd Float64,
   priced UInt8
@@ -35,37 +38,20 @@ CREATE TABLE IF NOT EXISTS fee_claims_usd (
 ORDER BY (mint, slot, signature, ix, inner);
 
 -- The price join of a view reads only the prices from the last one at or before the
--- inserted block's oldest minute up to its newest (in a view, every `fee_claims` below
--- is the inserted block, not the table).
+-- inserted block's oldest minute up to its newest, and the directory only for its coins (in a
+-- view, every `fee_claims` below is the inserted block, not the table).
 CREATE MATERIALIZED VIEW IF NOT EXISTS fee_claims_usd_mv TO fee_claims_usd AS
 SELECT c.mint AS mint, c.slot AS slot, c.signature AS signature, c.ix AS ix, c.inner AS inner, c.at AS at, c.role AS role,
-  c.claimer AS claimer, c.quote_amount AS lamports, toFloat64(c.quote_amount) * p.usd AS usd, p.found AS priced
+  c.claimer AS claimer, d.config AS config, c.quote_amount AS lamports, toFloat64(c.quote_amount) * p.usd AS usd, p.found AS priced
 FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM fee_claims) AS c
 ASOF LEFT JOIN (
   SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL
   WHERE minute <= (SELECT max(at) FROM fee_claims)
     AND minute >= (SELECT max(minute) FROM sol_price_1m WHERE minute <= (SELECT toStartOfMinute(min(at)) FROM fee_claims))
-) AS p ON c.k = p.k AND c.minute >= p.minute;
-
--- Per hour, role and claimer (creators' claims under claimer ''): the platform's revenue
--- (partner claims, treasury DAMM v2 position claims) and creators' claimed rewards.
--- `claims` counts rows, so a reader that takes coins off knows which hours still hold any.
-CREATE TABLE IF NOT EXISTS fee_claims_1h (
-  hour DateTime('UTC'),
-  role LowCardinality(String),
-  claimer String,
-  claims SimpleAggregateFunction(sum, UInt64),
-  lamports SimpleAggregateFunction(sum, UInt128),
-  usd SimpleAggregateFunction(sum, Float64),
-  unpriced SimpleAggregateFunction(sum, UInt128)
-) ENGINE = AggregatingMergeTree
-ORDER BY (hour, role, claimer);
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS fee_claims_1h_mv TO fee_claims_1h AS
-SELECT h AS hour, r AS role, who AS claimer, toUInt64(count()) AS claims, sum(toUInt128(l)) AS lamports, sum(u) AS usd,
-  sumIf(toUInt128(l), p = 0) AS unpriced
-FROM (SELECT toStartOfHour(at) AS h, role AS r, if(role = 'creator', '', claimer) AS who, lamports AS l, usd AS u, priced AS p FROM fee_claims_usd)
-GROUP BY h, r, who;
+) AS p ON c.k = p.k AND c.minute >= p.minute
+LEFT JOIN (
+  SELECT mint, argMax(config, version) AS config FROM agent_directory WHERE mint IN (SELECT mint FROM fee_claims) GROUP BY mint
+) AS d ON c.mint = d.mint;
 
 -- Claims newest first, for the overview's recent payouts (read from the end of the key).
 CREATE TABLE IF NOT EXISTS fee_claim_feed (
@@ -77,24 +63,44 @@ CREATE TABLE IF NOT EXISTS fee_claim_feed (
   mint String,
   role LowCardinality(String),
   claimer String,
+  config String,
   lamports UInt64
 ) ENGINE = ReplacingMergeTree
 ORDER BY (at, slot, signature, ix, inner);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS fee_claim_feed_mv TO fee_claim_feed AS
-SELECT at, slot, signature, ix, inner, mint, role, claimer, quote_amount AS lamports FROM fee_claims
+SELECT at, slot, signature, ix, inner, mint, role, claimer, config, lamports FROM fee_claims_usd
 WHERE role IN ('creator', 'partner', 'position');
 
--- The coins of each config (the directory's), so a read names the stock-paired coins (those of
--- a config not quoted in SOL) by key instead of reading the whole directory.
-CREATE TABLE IF NOT EXISTS coin_configs (
+-- The treasury's sums, in one small table so that a request reads them all at once:
+--   kind 'claim': per hour, role, claimer ('' for creators' claims) and the coin's config:
+--                 the platform's revenue (partner claims, treasury DAMM v2 position claims)
+--                 and creators' claimed rewards;
+--   kind 'paid':  all time (hour 1970), per classification of the treasury's transfers when
+--                 stored (role 'vault' | 'creator' | '' = no agent named the recipient then);
+--                 the payouts classified otherwise since are in payout_reclassified;
+--   kind 'flow':  all time, per kind of the treasury's flows (role 'transfer' | 'buyback').
+-- `rows` counts what was summed (a reader that takes rows off knows what is left); `usd` is
+-- in lamport-dollars; `unpriced` the lamports stored before any price (valued at the first).
+CREATE TABLE IF NOT EXISTS treasury_sums (
+  kind LowCardinality(String),
+  hour DateTime('UTC'),
+  role LowCardinality(String),
+  claimer String,
   config String,
-  mint String
-) ENGINE = ReplacingMergeTree
-ORDER BY (config, mint);
+  rows SimpleAggregateFunction(sum, UInt64),
+  lamports SimpleAggregateFunction(sum, UInt128),
+  usd SimpleAggregateFunction(sum, Float64),
+  unpriced SimpleAggregateFunction(sum, UInt128),
+  atoms SimpleAggregateFunction(sum, UInt128)
+) ENGINE = AggregatingMergeTree
+ORDER BY (kind, hour, role, claimer, config);
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS coin_configs_mv TO coin_configs AS
-SELECT DISTINCT config, mint FROM agent_directory;
+CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_sums_claims_mv TO treasury_sums AS
+SELECT 'claim' AS kind, h AS hour, r AS role, who AS claimer, cfg AS config, toUInt64(count()) AS rows, sum(toUInt128(l)) AS lamports,
+  sum(u) AS usd, sumIf(toUInt128(l), p = 0) AS unpriced, toUInt128(0) AS atoms
+FROM (SELECT toStartOfHour(at) AS h, role AS r, if(role = 'creator', '', claimer) AS who, config AS cfg, lamports AS l, usd AS u, priced AS p FROM fee_claims_usd)
+GROUP BY h, r, who, cfg;
 
 -- Who a payout goes to, per wallet: `best` is the best of the agents naming the wallet,
 -- as (is_vault, created_at, mint): an agent's vault outranks any creator, then the newest
@@ -148,34 +154,15 @@ LEFT JOIN (
   SELECT wallet, max(best) AS b FROM payout_wallets WHERE wallet IN (SELECT recipient FROM treasury_flows) GROUP BY wallet
 ) AS w ON f.recipient = w.wallet;
 
--- Sums of the treasury's flows per kind (transfer, buyback), all time.
-CREATE TABLE IF NOT EXISTS treasury_flow_totals (
-  kind LowCardinality(String),
-  flows SimpleAggregateFunction(sum, UInt64),
-  lamports SimpleAggregateFunction(sum, UInt128),
-  atoms SimpleAggregateFunction(sum, UInt128)
-) ENGINE = AggregatingMergeTree
-ORDER BY kind;
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_flow_totals_mv TO treasury_flow_totals AS
-SELECT k AS kind, toUInt64(count()) AS flows, sum(toUInt128(l)) AS lamports, sum(toUInt128(a)) AS atoms
+CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_sums_flows_mv TO treasury_sums AS
+SELECT 'flow' AS kind, toDateTime(0, 'UTC') AS hour, k AS role, '' AS claimer, '' AS config, toUInt64(count()) AS rows, sum(toUInt128(l)) AS lamports,
+  toFloat64(0) AS usd, toUInt128(0) AS unpriced, sum(toUInt128(a)) AS atoms
 FROM (SELECT kind AS k, lamports AS l, atoms AS a FROM treasury_flows)
 GROUP BY k;
 
--- What the treasury paid per classification when stored ('vault', 'creator', '' = no agent
--- named the recipient then): lamports, USD in lamport-dollars, unpriced lamports. The
--- payouts classified otherwise since are in payout_reclassified; readers move them.
-CREATE TABLE IF NOT EXISTS paid_by_payout (
-  payout LowCardinality(String),
-  transfers SimpleAggregateFunction(sum, UInt64),
-  lamports SimpleAggregateFunction(sum, UInt128),
-  usd SimpleAggregateFunction(sum, Float64),
-  unpriced SimpleAggregateFunction(sum, UInt128)
-) ENGINE = AggregatingMergeTree
-ORDER BY payout;
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS paid_by_payout_mv TO paid_by_payout AS
-SELECT k AS payout, toUInt64(count()) AS transfers, sum(toUInt128(l)) AS lamports, sum(u) AS usd, sumIf(toUInt128(l), p = 0) AS unpriced
+CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_sums_paid_mv TO treasury_sums AS
+SELECT 'paid' AS kind, toDateTime(0, 'UTC') AS hour, k AS role, '' AS claimer, '' AS config, toUInt64(count()) AS rows, sum(toUInt128(l)) AS lamports,
+  sum(u) AS usd, sumIf(toUInt128(l), p = 0) AS unpriced, toUInt128(0) AS atoms
 FROM (SELECT payout AS k, lamports AS l, usd AS u, priced AS p FROM treasury_transfers)
 GROUP BY k;
 
@@ -274,18 +261,13 @@ DROP TABLE IF EXISTS coin_fees_1d;
 -- The copy of what is stored. The directory's wallets before the transfers, so each
 -- transfer copied is classified as it would have been when stored with every agent known.
 TRUNCATE TABLE fee_claims_usd;
-TRUNCATE TABLE fee_claims_1h;
 TRUNCATE TABLE fee_claim_feed;
-TRUNCATE TABLE coin_configs;
+TRUNCATE TABLE treasury_sums;
 TRUNCATE TABLE payout_wallets;
 TRUNCATE TABLE treasury_transfers;
-TRUNCATE TABLE treasury_flow_totals;
-TRUNCATE TABLE paid_by_payout;
 TRUNCATE TABLE treasury_payouts;
 TRUNCATE TABLE payout_reclassified;
 TRUNCATE TABLE coin_fees_span;
-
-INSERT INTO coin_configs SELECT DISTINCT config, mint FROM agent_directory;
 
 INSERT INTO payout_wallets
 SELECT w.1 AS wallet, max(tuple(w.2, created_at, mint)) AS best
@@ -301,16 +283,15 @@ FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM treasury_flo
 ASOF LEFT JOIN (SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL) AS p ON f.k = p.k AND f.minute >= p.minute
 LEFT JOIN (SELECT wallet, max(best) AS b FROM payout_wallets GROUP BY wallet) AS w ON f.recipient = w.wallet;
 
-INSERT INTO treasury_flow_totals
-SELECT kind, toUInt64(count()), sum(toUInt128(lamports)), sum(toUInt128(atoms)) FROM treasury_flows GROUP BY kind;
+INSERT INTO treasury_sums
+SELECT 'flow', toDateTime(0, 'UTC'), kind, '', '', toUInt64(count()), sum(toUInt128(lamports)), toFloat64(0), toUInt128(0), sum(toUInt128(atoms))
+FROM treasury_flows GROUP BY kind;
 
 INSERT INTO fee_claims_usd
-SELECT c.mint, c.slot, c.signature, c.ix, c.inner, c.at, c.role, c.claimer, c.quote_amount, toFloat64(c.quote_amount) * p.usd, p.found
+SELECT c.mint, c.slot, c.signature, c.ix, c.inner, c.at, c.role, c.claimer, d.config, c.quote_amount, toFloat64(c.quote_amount) * p.usd, p.found
 FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM fee_claims) AS c
-ASOF LEFT JOIN (SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL) AS p ON c.k = p.k AND c.minute >= p.minute;
-
-INSERT INTO fee_claim_feed
-SELECT at, slot, signature, ix, inner, mint, role, claimer, quote_amount FROM fee_claims WHERE role IN ('creator', 'partner', 'position');
+ASOF LEFT JOIN (SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL) AS p ON c.k = p.k AND c.minute >= p.minute
+LEFT JOIN (SELECT mint, argMax(config, version) AS config FROM agent_directory GROUP BY mint) AS d ON c.mint = d.mint;
 
 INSERT INTO coin_fees_span
 SELECT level, toDate(intDiv(toUInt16(day), bitShiftLeft(toUInt16(1), level)) * bitShiftLeft(toUInt16(1), level)) AS start, mint, config, sum(fee)
