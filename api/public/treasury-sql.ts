@@ -7,7 +7,7 @@
  * outranks any creator; a creator of several coins is named by the newest, then the
  * greatest mint) and what it was paid.
  */
-import type { ClickHouse, Params } from "../../infra/clickhouse";
+import type { ClickHouse } from "../../infra/clickhouse";
 
 /** The fact key, newest first. */
 export const NEWEST = "at DESC, slot DESC, signature DESC, ix DESC, inner DESC";
@@ -16,35 +16,45 @@ export const NEWEST = "at DESC, slot DESC, signature DESC, ix DESC, inner DESC";
 const feedId = (kind: string) => `concat(${kind}, ':', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner))`;
 
 export type PayoutRow = { at: number; slot: string; signature: string; ix: number; inner: number; recipient: string; lamports: string; mint: string; payout: "vault" | "creator" };
-const PAYOUT_COLUMNS = "toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, recipient, toString(lamports) AS lamports, mint, toString(payout) AS payout";
+type StoredPayout = PayoutRow & { rank: string };
 
 /**
- * Runs `select(window)`, a read of `treasury_payouts FINAL` whose WHERE includes `window`:
- * the rows from the `scan`-th newest stored row (at or before `until`, unix seconds) on.
- * The window widens eightfold until the read gives `limit` rows or holds every row, so the
- * answer is the same as over the whole table while a page reads a few hundred rows.
+ * The newest classified payouts `accept` keeps, at least `limit` of them when there are (every
+ * one of the seconds read), at or before `until` (unix seconds), newest first by the fact key. A payout is written again whenever its classification may change
+ * (ClickHouse migration 0013), so the stored rows are read newest first without FINAL (`scan`
+ * of them, from the end of the key) and each payout keeps its best row: the highest `rank`,
+ * then the greatest mint, as the classification itself ranks agents. A payout's rows lie
+ * side by side in that order, so the window's oldest second may be cut: it is left out unless
+ * the window holds every row. The window widens eightfold until `limit` payouts are kept.
  */
-async function inPayoutWindow<T>(ch: ClickHouse, select: (window: string) => string, params: Params, limit: number, until?: number): Promise<T[]> {
-  const upTo = until === undefined ? "" : "WHERE at <= toDateTime({until:UInt32}, 'UTC')";
+async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolean, limit: number, until?: number): Promise<PayoutRow[]> {
   for (let scan = Math.max(256, limit * 8); ; scan *= 8) {
-    const p = { ...params, scan, until: until ?? 0 };
-    // the `scan`-th newest row's time (none: the table's start), read from the end of the key
-    const rows = await ch.query<T>(select(`at >= ifNull((SELECT at FROM treasury_payouts ${upTo} ORDER BY at DESC LIMIT 1 OFFSET {scan:UInt32}), toDateTime(0))`), p);
-    if (rows.length >= limit) return rows;
-    const [stored] = await ch.query<{ n: string }>(`SELECT toString(count()) AS n FROM treasury_payouts ${upTo}`, p);
-    if (scan >= Number(stored!.n)) return rows;
+    const rows = await ch.query<StoredPayout>(
+      `SELECT toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, recipient, toString(lamports) AS lamports, mint,
+         toString(payout) AS payout, toString(rank) AS rank
+       FROM treasury_payouts ${until === undefined ? "" : "WHERE at <= toDateTime({until:UInt32}, 'UTC')"} ORDER BY ${NEWEST} LIMIT {scan:UInt32}`,
+      { scan, until: until ?? 0 },
+    );
+    const whole = rows.length < scan;
+    const edge = whole ? -1 : Number(rows.at(-1)!.at);
+    const best = new Map<string, StoredPayout>();
+    for (const r of rows) {
+      if (Number(r.at) === edge) continue;
+      const key = `${r.slot}:${r.signature}:${r.ix}:${r.inner}`;
+      const had = best.get(key);
+      const rank = BigInt(r.rank);
+      if (!had || rank > BigInt(had.rank) || (rank === BigInt(had.rank) && r.mint > had.mint)) best.set(key, r);
+    }
+    // the map keeps the read's order (newest first): a key's first row set its place
+    const kept = [...best.values()].filter(accept).map(({ rank: _, ...p }) => p);
+    if (kept.length >= limit || whole) return kept;
   }
 }
 
 /** The newest `limit` payouts (creators' only, or both kinds), leaving out those of `hidden` coins. */
 export function newestPayouts(ch: ClickHouse, o: { limit: number; creatorsOnly: boolean; hidden: readonly string[] }): Promise<PayoutRow[]> {
-  const filter = `${o.creatorsOnly ? "AND payout = 'creator'" : ""} ${o.hidden.length ? "AND mint NOT IN {hidden:Array(String)}" : ""}`;
-  return inPayoutWindow<PayoutRow>(
-    ch,
-    (window) => `SELECT ${PAYOUT_COLUMNS} FROM treasury_payouts FINAL WHERE ${window} ${filter} ORDER BY ${NEWEST} LIMIT {limit:UInt32}`,
-    { limit: o.limit, hidden: [...o.hidden] },
-    o.limit,
-  );
+  const hidden = new Set(o.hidden);
+  return newestClassified(ch, (p) => (!o.creatorsOnly || p.payout === "creator") && !hidden.has(p.mint), o.limit).then((rows) => rows.slice(0, o.limit));
 }
 
 /**
@@ -129,20 +139,22 @@ export function treasuryFeedParts(o: { mint: string | null; kinds: readonly stri
 }
 
 /**
- * The feed's `creator_payout` items across coins but those of `hidden` coins, newest first,
- * at most `limit` after the cursor ([ms, id]): classified payouts read through a widening
- * window of the newest (inPayoutWindow), in their own query.
+ * The feed's `creator_payout` items across coins but those of `hidden` coins, newest first by
+ * (time, id), at most `limit` after the cursor ([ms, id]): classified payouts (newestClassified).
  */
-export function creatorPayoutItems(ch: ClickHouse, o: { hidden: readonly string[]; limit: number; cursor: [number, string] | null }): Promise<TreasuryFeedRow[]> {
-  return inPayoutWindow<TreasuryFeedRow>(
-    ch,
-    (window) =>
-      `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (
-         ${ITEM("creator_payout", "mint", PAYOUT_DATA)} FROM treasury_payouts FINAL
-         WHERE ${window} AND payout = 'creator' ${o.hidden.length ? "AND mint NOT IN {hidden:Array(String)}" : ""} ${before("creator_payout", o.cursor !== null)}
-         ORDER BY at DESC, id DESC LIMIT {limit:UInt32})`,
-    { hidden: [...o.hidden], limit: o.limit, ...(o.cursor ? { pa: o.cursor[0], pi: o.cursor[1] } : {}) },
-    o.limit,
-    o.cursor ? Math.floor(o.cursor[0] / 1000) : undefined,
-  );
+export async function creatorPayoutItems(ch: ClickHouse, o: { hidden: readonly string[]; limit: number; cursor: [number, string] | null }): Promise<TreasuryFeedRow[]> {
+  const hidden = new Set(o.hidden);
+  const item = (p: PayoutRow): TreasuryFeedRow => ({
+    mint: p.mint, at_ms: String(Number(p.at) * 1000), id: `creator_payout:${p.slot.padStart(12, "0")}:${p.signature}:${p.ix}:${p.inner}`, kind: "creator_payout",
+    text: "", body: null, data: JSON.stringify({ lamports: p.lamports, creator: p.recipient }), links: JSON.stringify({ signature: p.signature }),
+  });
+  const [pa, pi] = o.cursor ?? [Infinity, ""];
+  const after = (p: PayoutRow) => {
+    const ms = Number(p.at) * 1000;
+    return ms < pa || (ms === pa && Buffer.compare(Buffer.from(item(p).id), Buffer.from(pi)) < 0);
+  };
+  // whole seconds are read, so the feed's own order (time, then id) cuts the page exactly
+  const rows = await newestClassified(ch, (p) => p.payout === "creator" && !hidden.has(p.mint) && after(p), o.limit, o.cursor ? Math.floor(o.cursor[0] / 1000) : undefined);
+  const items = rows.map(item).sort((a, b) => Number(b.at_ms) - Number(a.at_ms) || Buffer.compare(Buffer.from(b.id), Buffer.from(a.id)));
+  return items.slice(0, o.limit);
 }
