@@ -14,7 +14,7 @@ import { lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
 import { hiddenMints } from "../public/feed-service";
-import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, notIn, solConfigs, treasurySet, usdOf } from "./platform-reads";
+import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, SMALL_READ, agentsLive, notIn, solConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
 export type Range = keyof typeof RANGE_HOURS;
@@ -81,7 +81,8 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
          ${MOVED},
          (SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) FROM (
             SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) AND config IN {sol:Array(String)} ${notIn("hidden", hidden)}
-            ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS claims`,
+            ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS claims
+       ${SMALL_READ}`,
       p,
     ),
     // the creator's side of each coin's trading fees, floored per coin and config

@@ -9,7 +9,7 @@
 import { formatUnits, lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { hiddenMints } from "../public/feed-service";
-import { HOLDERS_TOTAL, STOCK_MINTS, agentsLive, solConfigs } from "./platform-reads";
+import { HOLDERS_TOTAL, SMALL_READ, STOCK_MINTS, agentsLive, solConfigs } from "./platform-reads";
 
 type Counts = { day: string; all: string; fees: string; hidden_day: string; hidden_all: string; hidden_fees: string; holders: string | null; stock: string[] };
 
@@ -30,7 +30,8 @@ export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
          ${ofHidden("toString(countIf(toStartOfMinute(at) >= toDateTime({since:UInt32}, 'UTC')))")} AS hidden_day,
          ${ofHidden("toString(count())")} AS hidden_all,
          ${ofHidden("toString(sumIf(toUInt128(trading_fee) + protocol_fee + referral_fee, config IN {sol:Array(String)}))")} AS hidden_fees,
-         (${HOLDERS_TOTAL(hidden)}) AS holders`,
+         (${HOLDERS_TOTAL(hidden)}) AS holders
+       ${SMALL_READ}`,
       { since, hidden, sol },
     ),
     agentsLive(deps),

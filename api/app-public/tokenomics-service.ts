@@ -17,7 +17,7 @@
  */
 import type { PublicDeps } from "../public/agents-service";
 import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
-import { PLATFORM_CLAIM, solConfigs, treasuryOf, treasurySet } from "./platform-reads";
+import { PLATFORM_CLAIM, SMALL_READ, solConfigs, treasuryOf, treasurySet } from "./platform-reads";
 
 export const RECENT_TOKENOMICS = 20;
 
@@ -41,7 +41,8 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
          (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply,
          (SELECT groupArray((toUnixTimestamp(at), toString(lamports), toString(atoms), signature)) FROM (
             SELECT at, lamports, atoms, signature FROM treasury_flows WHERE kind = 'buyback' ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS buybacks,
-         ${MOVED}`,
+         ${MOVED}
+       ${SMALL_READ}`,
       p,
     ),
     newestPayouts(deps.ch, { limit: RECENT_TOKENOMICS, creatorsOnly: true, hidden: [] }),

@@ -28,7 +28,7 @@ type StoredPayout = PayoutRow & { rank: string };
  * the window holds every row. The window widens eightfold until `limit` payouts are kept.
  */
 async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolean, limit: number, until?: number): Promise<PayoutRow[]> {
-  for (let scan = Math.max(256, limit * 8); ; scan *= 8) {
+  for (let scan = Math.max(64, limit * 4); ; scan *= 8) {
     const rows = await ch.query<StoredPayout>(
       `SELECT toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, recipient, toString(lamports) AS lamports, mint,
          toString(payout) AS payout, toString(rank) AS rank

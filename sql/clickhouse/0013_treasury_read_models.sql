@@ -53,7 +53,9 @@ LEFT JOIN (
   SELECT mint, argMax(config, version) AS config FROM agent_directory WHERE mint IN (SELECT mint FROM fee_claims) GROUP BY mint
 ) AS d ON c.mint = d.mint;
 
--- Claims newest first, for the overview's recent payouts (read from the end of the key).
+-- Claims newest first, for the overview's recent payouts (read from the end of the key). The
+-- time-keyed and per-recipient tables below use 256-row granules: a read of the newest 20
+-- decompresses one or two granules of every column it returns, not 8,192 rows' worth.
 CREATE TABLE IF NOT EXISTS fee_claim_feed (
   at DateTime('UTC'),
   slot UInt64,
@@ -66,7 +68,8 @@ CREATE TABLE IF NOT EXISTS fee_claim_feed (
   config String,
   lamports UInt64
 ) ENGINE = ReplacingMergeTree
-ORDER BY (at, slot, signature, ix, inner);
+ORDER BY (at, slot, signature, ix, inner)
+SETTINGS index_granularity = 256;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS fee_claim_feed_mv TO fee_claim_feed AS
 SELECT at, slot, signature, ix, inner, mint, role, claimer, config, lamports FROM fee_claims_usd
@@ -137,7 +140,8 @@ CREATE TABLE IF NOT EXISTS treasury_transfers (
   payout LowCardinality(String),
   rank UInt64
 ) ENGINE = ReplacingMergeTree
-ORDER BY (recipient, at, slot, signature, ix, inner);
+ORDER BY (recipient, at, slot, signature, ix, inner)
+SETTINGS index_granularity = 256;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_transfers_mv TO treasury_transfers AS
 SELECT f.recipient AS recipient, f.at AS at, f.slot AS slot, f.signature AS signature, f.ix AS ix, f.inner AS inner, f.lamports AS lamports,
@@ -189,7 +193,8 @@ CREATE TABLE IF NOT EXISTS treasury_payouts (
   rank UInt64,
   stored_as LowCardinality(String)
 ) ENGINE = ReplacingMergeTree(rank)
-ORDER BY (at, slot, signature, ix, inner);
+ORDER BY (at, slot, signature, ix, inner)
+SETTINGS index_granularity = 256;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS treasury_payouts_transfer_mv TO treasury_payouts AS
 SELECT at, slot, signature, ix, inner, recipient, lamports, usd, priced, mint, payout, rank, payout AS stored_as
