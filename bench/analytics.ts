@@ -2,8 +2,8 @@
  * The analytics reads alone, without the ingest phases of `npm run bench`: platform
  * stats, the analytics overview (every range), tokenomics and the payout feeds, uncached
  * and cached, over 10k coins, `--trades` trades (default 1,000,000) over 30 days and the
- * treasury's tables (bench/dataset.ts loadTreasury).
- * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`.
+ * treasury's tables (bench/dataset.ts loadTreasury), with the process's CPU time per uncached request.
+ * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`; `--profile` prints each engine read's own time instead.
  */
 import { parseArgs } from "node:util";
 import { freshEngines } from "../infra/testing/engines";
@@ -44,19 +44,30 @@ say(`loaded ${args.trades} trades and the treasury's tables in ${round((performa
 
 const hot = mints[0]!;
 if (args.profile) {
-  // the median time of each ClickHouse and Postgres read behind each endpoint (20 uncached calls each)
+  // the median time of each ClickHouse read behind each endpoint (20 uncached calls each). chDB runs parameterised
+  // queries one at a time anyway; they are queued here instead, so each time is the read's own, not its wait.
   const times = new Map<string, number[]>();
   const query = ch.query.bind(ch);
-  (ch as { query: typeof ch.query }).query = (async (q: string, params?: Record<string, unknown>) => {
-    const t0 = performance.now();
-    try {
-      return await query(q, params);
-    } finally {
-      const key = q.replace(/\s+/g, " ").trim().slice(0, 110);
-      times.set(key, [...(times.get(key) ?? []), performance.now() - t0]);
-    }
+  let queue: Promise<unknown> = Promise.resolve();
+  (ch as { query: typeof ch.query }).query = ((q: string, params?: Record<string, unknown>) => {
+    const run = queue.then(async () => {
+      const t0 = performance.now();
+      try {
+        return await query(q, params);
+      } finally {
+        const key = q.replace(/\s+/g, " ").trim().slice(0, 110);
+        times.set(key, [...(times.get(key) ?? []), performance.now() - t0]);
+      }
+    });
+    queue = run.catch(() => {});
+    return run;
   }) as typeof ch.query;
-  for (const path of ["/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=30d", "/v1/analytics/overview?range=all", "/v1/tokenomics", "/v1/feed?kinds=creator_payout,platform_buyback"]) {
+  const paths = [
+    "/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=7d", "/v1/analytics/overview?range=30d",
+    "/v1/analytics/overview?range=all", "/v1/tokenomics", "/v1/feed?kinds=creator_payout,platform_buyback", "/v1/feed", `/v1/daemons/${hot}/feed?kinds=creator_payout`,
+    "/v1/tokens",
+  ];
+  for (const path of paths) {
     times.clear();
     const total: number[] = [];
     for (let i = 0; i < 20; i++) {
@@ -87,15 +98,26 @@ const endpoints: [string, string][] = [
 ];
 const base = `http://127.0.0.1:${a.server!.port}`;
 const cachedBase = `http://127.0.0.1:${b.server!.port}`;
-const lines = ["| endpoint | trades | uncached p50 / p99 ms | cached p50 / p99 ms |", "|---|---|---|---|"];
+/**
+ * CPU time of this process (the server, chDB's threads and the client) per uncached request, over 100 sequential
+ * requests: less sensitive than wall time to the other work on a shared machine (the embedded Postgres is not counted).
+ */
+async function cpuPerRequest(url: string): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < 100; i++) await fetch(url).then((r) => r.arrayBuffer());
+  const used = process.cpuUsage(before);
+  return round((used.user + used.system) / 1000 / 100);
+}
+const lines = ["| endpoint | trades | uncached p50 / p99 ms | uncached CPU ms/request | cached p50 / p99 ms |", "|---|---|---|---|---|"];
 for (const [name, path] of endpoints) {
   const first = await fetch(base + path);
   if (!first.ok) throw new Error(`${path}: ${first.status} ${await first.text()}`);
   const u = await measureUrl(base + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
+  const cpu = await cpuPerRequest(base + path);
   await fetch(cachedBase + path);
   const c = await measureUrl(cachedBase + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
-  say(`${name}: uncached p50 ${u.p50} p99 ${u.p99} ms; cached p50 ${c.p50} p99 ${c.p99} ms${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
-  lines.push(`| ${name} | ${Number(args.trades).toLocaleString("en")} | ${u.p50} / ${u.p99} | ${c.p50} / ${c.p99} |`);
+  say(`${name}: uncached p50 ${u.p50} p99 ${u.p99} ms, ${cpu} ms CPU; cached p50 ${c.p50} p99 ${c.p99} ms${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
+  lines.push(`| ${name} | ${Number(args.trades).toLocaleString("en")} | ${u.p50} / ${u.p99} | ${cpu} | ${c.p50} / ${c.p99} |`);
 }
 console.log(lines.join("\n"));
 a.stop();

@@ -102,7 +102,9 @@ export async function backgroundMergesSettled(ch: ClickHouse, maxSeconds = 300):
  * The treasury's side of a market of `agents` coins over the last `days` days, for the
  * analytics reads: per coin a few fee claims (platform, creator, a treasury DAMM v2
  * position), treasury transfers to vaults and creators, buybacks and burns of the platform
- * token, holder counts (three recounts per coin), and a SOL price for every minute.
+ * token, holder counts (three recounts per coin), and a SOL price for every minute. Written
+ * through the fact tables, so the read models of migration 0013 fill as in production (the
+ * directory, loadAgents, first: transfers are classified when stored).
  */
 export async function loadTreasury(ch: ClickHouse, opts: { agents: number; days: number; treasury: string; platformToken: string; claimsPerCoin: number }) {
   const span = opts.days * 86400;
@@ -112,6 +114,12 @@ export async function loadTreasury(ch: ClickHouse, opts: { agents: number; days:
   const at = (n: string, count: string) => `toDateTime(toUnixTimestamp(now()) - {span:UInt32} + intDiv(${n} * {span:UInt32}, ${count}), 'UTC')`;
   const claims = opts.agents * opts.claimsPerCoin;
   const p = { ...opts, span, claims, transfers: opts.agents * 2, buybacks: opts.days * 24 };
+  // the price history first: claims and transfers are priced when stored (ClickHouse migration 0013)
+  await ch.command(
+    `INSERT INTO sol_price_1m SELECT toStartOfMinute(toDateTime(toUnixTimestamp(now()) - {span:UInt32} + number * 60, 'UTC')), 120 + number % 41 * 0.5, 'exchange', now()
+     FROM numbers(intDiv({span:UInt32}, 60) + 1)`,
+    p,
+  );
   // roles in turn: the platform (partner), the creator, a treasury DAMM v2 position
   await ch.command(
     `INSERT INTO fee_claims
@@ -146,10 +154,5 @@ export async function loadTreasury(ch: ClickHouse, opts: { agents: number; days:
        fromUnixTimestamp64Milli(toInt64(toUnixTimestamp(now()) * 1000 - (3 - intDiv(number, {agents:UInt32})) * 60000), 'UTC')
      FROM numbers({holders:UInt32})`,
     { ...p, holders: opts.agents * 3 },
-  );
-  await ch.command(
-    `INSERT INTO sol_price_1m SELECT toStartOfMinute(toDateTime(toUnixTimestamp(now()) - {span:UInt32} + number * 60, 'UTC')), 120 + number % 41 * 0.5, 'exchange', now()
-     FROM numbers(intDiv({span:UInt32}, 60) + 1)`,
-    p,
   );
 }

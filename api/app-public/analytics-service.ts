@@ -1,23 +1,27 @@
 /**
- * GET /v1/analytics/overview?range=24h|7d|30d|all. Every figure is a sum of rollups
- * (`fees_1h`, `coin_fees_1d`, `coin_fees`: ClickHouse migration 0011) or of the small
- * treasury tables, never a scan of the trades (hidden coins' own trades excepted: a
- * handful of coins, read by their key and taken off the totals).
+ * GET /v1/analytics/overview?range=24h|7d|30d|all. Every figure is read from rollups and
+ * read models kept at write time (ClickHouse migrations 0011 and 0013), never a scan of
+ * the trades (hidden coins' own trades excepted: a handful of coins, read by their key and
+ * taken off the totals; likewise stock-paired coins' claims).
  *
  * Windows are whole hours: `24h` is the hour in progress and the 23 before it (7d: 168
  * hours, 30d: 720), `all` has no start. Claims and payouts in the window are those at or
- * after its first hour. topEarners counts whole UTC days: the days the window touches.
+ * after its first hour. topEarners counts whole UTC days: the days the window touches,
+ * summed from aligned spans of days (`coin_fees_span`, daySpans).
+ * USD of claims and payouts: the SOL price of their minute when they were stored (0013).
  */
 import { lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
-import {
-  CLASSIFIED_TRANSFERS, PLATFORM_CLAIM, PRICE_OR_FIRST, agentsLive, excludedMints, holdersTotal, notIn, solConfigs, treasurySet, withSolPrice,
-} from "./platform-reads";
+import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
+import { hiddenMints } from "../public/feed-service";
+import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, SMALL_READ, agentsLive, notIn, solConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
 export type Range = keyof typeof RANGE_HOURS;
 export const TOP_EARNERS = 10;
 export const RECENT_PAYOUTS = 20;
+/** The longest span of `coin_fees_span`: 2^5 days. */
+const MAX_SPAN_LEVEL = 5;
 
 /** The window's first second (unix), the start of its first hour; 0 for `all`. */
 export function windowStart(range: Range, nowSeconds: number): number {
@@ -25,81 +29,88 @@ export function windowStart(range: Range, nowSeconds: number): number {
   return hours === null ? 0 : Math.floor(nowSeconds / 3600) * 3600 - (hours - 1) * 3600;
 }
 
-const NEWEST = "at DESC, slot DESC, signature DESC, ix DESC, inner DESC";
+/**
+ * Days `from`..`to` (day numbers, inclusive) as aligned spans [level, start]: 2^level days
+ * from `start`, a multiple of 2^level, level ≤ MAX_SPAN_LEVEL; the fewest such spans, in order.
+ */
+export function daySpans(from: number, to: number): [number, number][] {
+  const spans: [number, number][] = [];
+  for (let day = from; day <= to; ) {
+    let level = MAX_SPAN_LEVEL;
+    while (level > 0 && (day % 2 ** level !== 0 || day + 2 ** level - 1 > to)) level--;
+    spans.push([level, day]);
+    day += 2 ** level;
+  }
+  return spans;
+}
 
-type Sums = { config: string; trades: string; volume: string; tf: string; pf: string };
+/** [config, trades, volume, trading fees, protocol fees] */
+type Sums = [string, string, string, string, string];
+type Figures = {
+  totals: Sums[]; hidden_totals: Sums[]; holders: string | null; sums: SumRow[]; moved: MovedRow[];
+  /** the newest claims listed as payouts: [at, slot, signature, ix, inner, mint, role, lamports] */
+  claims: [number, string, string, number, number, string, string, string][];
+};
 
 export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = Date.now()) {
-  const since = windowStart(range, Math.floor(nowMs / 1000));
-  const sinceDay = Math.floor(since / 86400) * 86400;
-  const { hidden, stock } = await excludedMints(deps);
+  const nowSeconds = Math.floor(nowMs / 1000);
+  const since = windowStart(range, nowSeconds);
+  const today = Math.floor(nowSeconds / 86400);
+  const spans = daySpans(Math.floor(since / 86400), today);
+  const hidden = await hiddenMints(deps);
   const sol = solConfigs(deps);
   const treasury = treasurySet(deps);
   const pcts = sol.map((a) => deps.configs.byAddress.get(a)!.creatorPct);
-  const lamportMints = [...new Set([...hidden, ...stock])];
-  const p = { since, sinceDay, hidden, stock, sol, pcts, treasury, lamportMints, limit: TOP_EARNERS, recent: RECENT_PAYOUTS };
-  const [all, ofHidden, earners, revenue, rewards, live, holders, solUsd] = await Promise.all([
-    deps.ch.query<Sums>(
-      `SELECT config, toString(sum(trades)) AS trades, toString(sum(volume)) AS volume, toString(sum(trading_fee)) AS tf, toString(sum(protocol_fee)) AS pf
-       FROM fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC') GROUP BY config`,
+  const p = {
+    since, today, hidden, sol, pcts, treasury, limit: TOP_EARNERS, recent: RECENT_PAYOUTS,
+    levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]),
+  };
+  const sums = (from: string) =>
+    `groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) FROM (
+       SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf FROM ${from} GROUP BY config)`;
+  const [figures, earners, payouts, live, solUsd] = await Promise.all([
+    // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, the treasury's sums
+    // (creators' claims of all time and the platform's in the window, of SOL-quoted coins; payouts), the payouts classified
+    // otherwise since they were stored, and the newest claims (keyed by time)
+    deps.ch.query<Figures>(
+      `SELECT
+         (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
+         ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
+         (${HOLDERS_TOTAL(hidden)}) AS holders,
+         ${TREASURY_SUMS(`(kind = 'claim' AND config IN {sol:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`)},
+         ${MOVED},
+         (SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) FROM (
+            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) AND config IN {sol:Array(String)} ${notIn("hidden", hidden)}
+            ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS claims
+       ${SMALL_READ}`,
       p,
     ),
-    hidden.length
-      ? deps.ch.query<Sums>(
-          `SELECT config, toString(count()) AS trades, toString(sum(amount_quote)) AS volume, toString(sum(trading_fee)) AS tf, toString(sum(protocol_fee)) AS pf
-           FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC') GROUP BY config`,
-          p,
-        )
-      : [],
     // the creator's side of each coin's trading fees, floored per coin and config
     deps.ch.query<{ mint: string; lamports: string }>(
-      `SELECT mint, toString(sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100))) AS lamports
-       FROM (SELECT mint, config, sum(trading_fee) AS tf FROM ${range === "all" ? "coin_fees WHERE 1" : "coin_fees_1d WHERE day >= toDate(toDateTime({sinceDay:UInt32}, 'UTC'))"}
-             AND config IN {sol:Array(String)} ${notIn("hidden", hidden)} GROUP BY mint, config)
-       GROUP BY mint HAVING sum(tf) > 0 ORDER BY toUInt128(lamports) DESC, mint LIMIT {limit:UInt32}`,
+      `SELECT mint, toString(l) AS lamports FROM (
+         SELECT mint, sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100)) AS l, sum(tf) AS fees
+         FROM (SELECT mint, config, sum(trading_fee) AS tf FROM ${
+           range === "all"
+             ? "coin_fees WHERE 1"
+             : "coin_fees_span WHERE ((level, toUInt16(start)) IN arrayZip({levels:Array(UInt8)}, {starts:Array(UInt16)}) OR (level = 0 AND start > toDate({today:UInt16})))"
+         } AND config IN {sol:Array(String)} ${notIn("hidden", hidden)} GROUP BY mint, config)
+         GROUP BY mint HAVING fees > 0 ORDER BY l DESC, mint LIMIT {limit:UInt32})`,
       p,
     ),
-    deps.ch.query<{ day: string; lamports: string; usd: number | null }>(
-      `SELECT toString(c.day) AS day, toString(sum(c.lamports)) AS lamports, sum(toFloat64(c.lamports) * ${PRICE_OR_FIRST}) / 1e9 AS usd
-       FROM ${withSolPrice(`SELECT 0 AS k, toStartOfMinute(at) AS minute, toDate(at) AS day, quote_amount AS lamports FROM fee_claims
-                            WHERE at >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM} ${notIn("stock", stock)}`, "since")}
-       GROUP BY c.day ORDER BY c.day SETTINGS join_use_nulls = 1`,
-      p,
-    ),
-    // creator rewards, all time (creators' own fee claims and the treasury's payouts to creators), and recent payouts:
-    // one classification of the treasury's transfers for both; each side of recent payouts cut to the page, then merged
-    // (every key DESC: a tuple sorted in reverse is NEWEST's order)
-    deps.ch.query<{ lamports: string; usd: number | null; recent: [string, string, string, number, string][] }>(
-      `SELECT toString(sumIf(c.lamports, c.reward = 1)) AS lamports, sumIf(toFloat64(c.lamports) * ${PRICE_OR_FIRST}, c.reward = 1) / 1e9 AS usd,
-         arrayMap(x -> (x.6, x.7, toString(x.8), toUnixTimestamp(x.1), x.3), arraySlice(arrayReverseSort(arrayConcat(
-           arraySlice(arrayReverseSort(groupArrayIf((c.at, c.slot, c.signature, c.ix, c.inner, c.kind, c.mint, c.lamports), c.listed = 1)), 1, {recent:UInt32}),
-           (SELECT groupArray((at, slot, signature, ix, inner, kind, mint, lamports)) FROM (
-              SELECT at, slot, signature, ix, inner, if(role = 'creator', 'creator_fee_claim', 'fee_claim') AS kind, mint, quote_amount AS lamports
-              FROM fee_claims WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) ${notIn("lamportMints", lamportMints)}
-              ORDER BY ${NEWEST} LIMIT {recent:UInt32})))), 1, {recent:UInt32})) AS recent
-       FROM ${withSolPrice(`SELECT 0 AS k, toStartOfMinute(at) AS minute, quote_amount AS lamports, toUInt8(1) AS reward, toUInt8(0) AS listed,
-                              at, slot, signature, ix, inner, '' AS kind, mint
-                            FROM fee_claims WHERE role = 'creator' ${notIn("stock", stock)}
-                            UNION ALL
-                            SELECT 0 AS k, toStartOfMinute(at) AS minute, lamports, toUInt8(payout = 'creator') AS reward,
-                              toUInt8(${hidden.length ? "mint NOT IN {hidden:Array(String)}" : "1"}) AS listed, at, slot, signature, ix, inner, concat(payout, '_payout') AS kind, mint
-                            FROM (${CLASSIFIED_TRANSFERS})`)}
-       SETTINGS join_use_nulls = 1`,
-      p,
-    ),
+    newestPayouts(deps.ch, { limit: RECENT_PAYOUTS, creatorsOnly: false, hidden }),
     agentsLive(deps),
-    holdersTotal(deps, hidden),
     solUsdNow(deps),
   ]);
+  const f = figures[0]!;
   const net = new Map<string, { trades: bigint; volume: bigint; tf: bigint; pf: bigint }>();
-  for (const [rows, sign] of [[all, 1n], [ofHidden, -1n]] as const)
-    for (const r of rows) {
-      const n = net.get(r.config) ?? { trades: 0n, volume: 0n, tf: 0n, pf: 0n };
-      n.trades += sign * BigInt(r.trades);
-      n.volume += sign * BigInt(r.volume || 0);
-      n.tf += sign * BigInt(r.tf || 0);
-      n.pf += sign * BigInt(r.pf || 0);
-      net.set(r.config, n);
+  for (const [rows, sign] of [[f.totals, 1n], [f.hidden_totals, -1n]] as const)
+    for (const [config, trades, volume, tf, pf] of rows) {
+      const n = net.get(config) ?? { trades: 0n, volume: 0n, tf: 0n, pf: 0n };
+      n.trades += sign * BigInt(trades);
+      n.volume += sign * BigInt(volume || 0);
+      n.tf += sign * BigInt(tf || 0);
+      n.pf += sign * BigInt(pf || 0);
+      net.set(config, n);
     }
   let trades = 0n, volume = 0n, tradingFees = 0n, protocolFees = 0n, creatorFees = 0n;
   for (const [config, n] of net) {
@@ -113,21 +124,34 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   }
   const configured = deps.configs.launch ?? deps.configs.all[0];
   const creatorBps = configured ? configured.creatorPct * 100 : 0;
-  // the earners' names by the directory's key, not from the market board (its reload reads every coin)
+  // the earners' names from the registry (Postgres, the directory's source), by key: not from the market board (its
+  // reload reads every coin), and not in the engine's queue of reads
   const names = new Map(
     earners.length
-      ? (
-          await deps.ch.query<{ mint: string; coin_name: string; symbol: string }>(
-            `SELECT mint, argMax(coin_name, version) AS coin_name, argMax(symbol, version) AS symbol FROM agent_directory
-             WHERE mint IN {mints:Array(String)} GROUP BY mint`,
-            { mints: earners.map((e) => e.mint) },
-          )
-        ).map((r) => [r.mint, r])
+      ? (await deps.sql<{ mint: string; coin_name: string; symbol: string }[]>`
+          SELECT mint, coin_name, symbol FROM agents WHERE mint IN ${deps.sql(earners.map((e) => e.mint))}`).map((r) => [r.mint, r])
       : [],
   );
-  const series = revenue.map((d) => ({ day: d.day, lamports: d.lamports, usd: d.usd }));
+  // claims and payouts stored before any price are valued at the first price recorded (read only when there are any)
+  const claims = f.sums.filter((x) => x[0] === "claim");
+  const toCreators = paidByRole(f.sums, f.moved).creator;
+  const unpriced = claims.some((x) => BigInt(x[6]) > 0n) || toCreators.unpriced > 0n;
+  const firstPrice = unpriced ? ((await deps.ch.query<{ usd: number | null }>(`SELECT (${FIRST_PRICE}) AS usd`))[0]?.usd ?? null) : null;
+  const series = platformDays(claims.filter((x) => x[2] !== "creator"), firstPrice);
   const revenueUsd = series.some((d) => d.usd === null) ? null : series.reduce((s, d) => s + d.usd!, 0);
-  const reward = rewards[0];
+  // creator rewards, all time: creators' own claims and the treasury's payouts to creators
+  const claimedByCreators = sumOf(claims.filter((x) => x[2] === "creator"));
+  const rewardLamports = claimedByCreators.lamports + toCreators.lamports;
+  const rewardUsd = usdOf(claimedByCreators.usd + toCreators.usd, claimedByCreators.unpriced + toCreators.unpriced, firstPrice);
+  // recent payouts: the newest claims and the newest payouts, merged (each read newest first from its own table)
+  const recent = [
+    ...f.claims.map(([at, slot, signature, ix, inner, mint, role, lamports]) => ({
+      at, slot, signature, ix, inner, mint, lamports, kind: role === "creator" ? "creator_fee_claim" : "fee_claim",
+    })),
+    ...payouts.map((x) => ({ ...x, kind: `${x.payout}_payout` })),
+  ]
+    .sort(newestFirst)
+    .slice(0, RECENT_PAYOUTS);
   return {
     range,
     totals: {
@@ -137,7 +161,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
       volumeUsd: lamportsToUsd(volume, solUsd),
       tradingFeesLamports: tradingFees.toString(),
       protocolFeesLamports: protocolFees.toString(),
-      holders,
+      holders: Number(f.holders || 0),
     },
     revenue: { lamports: series.reduce((s, d) => s + BigInt(d.lamports), 0n).toString(), usd: revenueUsd, series },
     feeSplit: {
@@ -147,9 +171,39 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
       creatorBps,
       platformBps: configured ? 10_000 - creatorBps : 0,
     },
-    creatorRewards: { lamports: reward?.lamports || "0", usd: reward && BigInt(reward.lamports || 0) > 0n ? reward.usd : 0 },
+    creatorRewards: { lamports: rewardLamports.toString(), usd: rewardLamports > 0n ? rewardUsd : 0 },
     topEarners: earners.map((e) => ({ mint: e.mint, name: names.get(e.mint)?.coin_name ?? "", symbol: names.get(e.mint)?.symbol ?? "", lamports: e.lamports })),
-    recentPayouts: (reward?.recent ?? []).map(([kind, mint, lamports, at, signature]) => ({ kind, mint, lamports, at: new Date(Number(at) * 1000).toISOString(), signature })),
+    recentPayouts: recent.map((x) => ({ kind: x.kind, mint: x.mint, lamports: x.lamports, at: new Date(Number(x.at) * 1000).toISOString(), signature: x.signature })),
     at: new Date(nowMs).toISOString(),
   };
+}
+
+/** The platform's claims per UTC day in the window (days with claims only, oldest first). */
+function platformDays(rows: SumRow[], firstPrice: number | null) {
+  const days = new Map<string, SumRow[]>();
+  for (const r of rows) days.set(r[1], [...(days.get(r[1]) ?? []), r]);
+  return [...days]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([day, of]) => {
+      const d = sumOf(of);
+      return { day, lamports: d.lamports.toString(), usd: usdOf(d.usd, d.unpriced, firstPrice) };
+    });
+}
+
+/** Lamports, USD (lamport-dollars) and unpriced lamports of treasury sums' rows. */
+function sumOf(rows: SumRow[]) {
+  const out = { lamports: 0n, usd: 0, unpriced: 0n };
+  for (const [, , , , l, u, un] of rows) {
+    out.lamports += BigInt(l);
+    out.usd += u;
+    out.unpriced += BigInt(un);
+  }
+  return out;
+}
+
+type Keyed = { at: number; slot: string; signature: string; ix: number; inner: number };
+/** Newest first by the fact key (at, slot, signature, ix, inner), as NEWEST orders a read. */
+function newestFirst(a: Keyed, b: Keyed): number {
+  const bySlot = BigInt(b.slot) - BigInt(a.slot);
+  return Number(b.at) - Number(a.at) || (bySlot > 0n ? 1 : bySlot < 0n ? -1 : 0) || Buffer.compare(Buffer.from(b.signature), Buffer.from(a.signature)) || b.ix - a.ix || b.inner - a.inner;
 }

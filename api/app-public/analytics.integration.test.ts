@@ -1,11 +1,14 @@
 /**
  * Platform stats, the analytics overview, tokenomics and the treasury's feed items against
  * real engines: three days of simulated traffic through the real webhook and sink, plus
- * rows written straight into the tables whose ingest is not built yet (fee claims,
- * treasury flows, burns, holder counts, SOL prices). Every figure is computed here from
- * the raw rows (the trades themselves, not the rollups the API reads) and must match to
- * the lamport. The engines are shared with other test files, so the ledger reads every
- * row, ours and theirs, and applies the definitions of api/README.md.
+ * rows written straight into the fact tables (fee claims, treasury flows, burns, holder
+ * counts, SOL prices). Every figure is computed here from the raw rows (the trades, claims
+ * and transfers themselves, not the rollups and read models the API reads) and must match
+ * to the lamport. The engines are shared with other test files, so the ledger reads every
+ * row, ours and theirs, and applies the definitions of api/README.md. USD: each claim's and
+ * transfer's price is fixed when it is stored (whichever prices other files had written
+ * then), so the ledger takes each row's stored USD (`fee_claims_usd`, `treasury_transfers`);
+ * read-models.integration.test.ts checks how rows are priced.
  */
 import { describe, expect, test, beforeAll, afterAll } from "bun:test";
 import { randomBytes } from "node:crypto";
@@ -34,7 +37,7 @@ type Ch = Platform["engines"]["ch"];
 /** Everything the definitions read, straight from the fact tables (no rollup, no view). */
 async function readLedger(p: Platform) {
   const ch = p.engines.ch;
-  const [trades, claims, flows, burns, holders, prices, directory, migrations, agents] = await Promise.all([
+  const [trades, claims, flows, burns, holders, prices, directory, migrations, agents, claimUsd, transferUsd] = await Promise.all([
     ch.query<{ mint: string; config: string; t: number; q: string; tf: string; pf: string; rf: string }>(
       "SELECT mint, config, toUnixTimestamp(at) AS t, toString(amount_quote) AS q, toString(trading_fee) AS tf, toString(protocol_fee) AS pf, toString(referral_fee) AS rf FROM trades",
     ),
@@ -53,12 +56,18 @@ async function readLedger(p: Platform) {
     ),
     ch.query<{ mint: string }>("SELECT DISTINCT mint FROM pool_events WHERE kind = 'migration'"),
     p.engines.sql<{ mint: string; hidden: boolean; status: string; state: string }[]>`SELECT mint, hidden, status, state FROM agents`,
+    // what each claim and transfer was worth when stored (lamports × the price of its minute then; priced = 0: none yet)
+    ch.query<{ signature: string; ix: number; inner: number; usd: number; priced: number }>("SELECT signature, ix, inner, usd, priced FROM fee_claims_usd"),
+    ch.query<{ signature: string; ix: number; inner: number; usd: number; priced: number }>("SELECT signature, ix, inner, usd, priced FROM treasury_transfers"),
   ]);
   // the directory's newest row per coin
   const dir = new Map<string, (typeof directory)[number]>();
   for (const d of directory) if (!dir.has(d.mint) || BigInt(d.version) > BigInt(dir.get(d.mint)!.version)) dir.set(d.mint, d);
   const priceRows = [...new Map(prices.map((r) => [Number(r.m), r.usd])).entries()].sort(([a], [b]) => a - b);
-  return { trades, claims, flows, burns, holders, priceRows, dir, directory, graduated: new Set(migrations.map((m) => m.mint)), agents };
+  const key = (r: { signature: string; ix: number; inner: number }) => `${r.signature}:${r.ix}:${r.inner}`;
+  const stored = new Map([...claimUsd, ...transferUsd].map((r) => [key(r), r]));
+  const named = directory.map((d) => ({ mint: d.mint, creator: d.creator, vault: d.vault, created: Number(d.created) }));
+  return { trades, claims, flows, burns, holders, priceRows, dir, named, stored, key, graduated: new Set(migrations.map((m) => m.mint)), agents };
 }
 type Ledger = Awaited<ReturnType<typeof readLedger>>;
 
@@ -70,18 +79,16 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
   // directory, or made on a config this registry does not know, counts as SOL-quoted)
   const lamportMint = (m: string) => configs.byAddress.get(l.dir.get(m)?.config ?? "")?.quote.kind !== "stock";
   const sum = (xs: bigint[]) => xs.reduce((s, x) => s + x, 0n);
-  // the price of a minute: the last recorded at or before it, else the first ever recorded
-  const priceAt = (t: number) => {
-    const minute = Math.floor(t / 60) * 60;
-    return l.priceRows.findLast(([m]) => m <= minute)?.[1] ?? l.priceRows[0]?.[1] ?? null;
+  // a row's USD × 1e9: its stored price, or, stored before any price at or before its minute, the first price ever recorded
+  const usdOf = (r: { signature: string; ix: number; inner: number }, lamports: string) => {
+    const s = l.stored.get(l.key(r))!;
+    return s.priced ? s.usd : Number(lamports) * l.priceRows[0]![1];
   };
   const isPlatformClaim = (c: Ledger["claims"][number]) => c.role === "partner" || (c.role === "position" && treasury.includes(c.claimer));
-  // payouts: a vault of any coin wins; a creator of several coins names the newest. A coin's
-  // wallets never change, so every directory version counts (here the pipeline's version
-  // has the simulator's wallets and the test's newer one its own: both are the coin's)
+  // payouts: a vault of any coin wins; a creator of several coins names the newest (then the greatest mint)
   const rows = [...l.dir.values()];
   const byWallet = (key: "vault" | "creator", w: string) =>
-    l.directory.filter((d) => d[key] === w && w !== "").sort((a, b) => Number(b.created) - Number(a.created) || (a.mint < b.mint ? 1 : -1))[0]?.mint;
+    l.named.filter((d) => d[key] === w && w !== "").sort((a, b) => b.created - a.created || (a.mint < b.mint ? 1 : -1))[0]?.mint;
   const payouts = l.flows
     .filter((f) => f.kind === "transfer")
     .flatMap((f) => {
@@ -147,13 +154,13 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
       const day = new Date(c.t * 1000).toISOString().slice(0, 10);
       const d = days.get(day) ?? { lamports: 0n, usd: 0 };
       d.lamports += BigInt(c.q);
-      d.usd += Number(c.q) * priceAt(c.t)!; // halves times integers: exact in any order
+      d.usd += usdOf(c, c.q); // halves times integers: exact in any order
       days.set(day, d);
     }
     const series = [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, d]) => ({ day, lamports: d.lamports.toString(), usd: d.usd / 1e9 }));
     const rewards = [
-      ...l.claims.filter((c) => c.role === "creator" && lamportMint(c.mint)).map((c) => ({ q: BigInt(c.q), t: c.t })),
-      ...payouts.filter((x) => x.payout === "creator").map((x) => ({ q: BigInt(x.lamports), t: x.t })),
+      ...l.claims.filter((c) => c.role === "creator" && lamportMint(c.mint)).map((c) => ({ q: BigInt(c.q), usd: usdOf(c, c.q) })),
+      ...payouts.filter((x) => x.payout === "creator").map((x) => ({ q: BigInt(x.lamports), usd: usdOf(x, x.lamports) })),
     ];
     const recent = [
       ...l.claims
@@ -184,7 +191,7 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
         creatorBps: launch.creatorPct * 100,
         platformBps: 10_000 - launch.creatorPct * 100,
       },
-      creatorRewards: { lamports: sum(rewards.map((r) => r.q)).toString(), usd: rewards.reduce((s, r) => s + Number(r.q) * priceAt(r.t)!, 0) / 1e9 },
+      creatorRewards: { lamports: sum(rewards.map((r) => r.q)).toString(), usd: rewards.reduce((s, r) => s + r.usd, 0) / 1e9 },
       topEarners: earners.map((e) => ({ mint: e.mint, lamports: e.lamports.toString() })),
       recentPayouts: recent,
     };
@@ -225,7 +232,7 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
   return { stats, overview, tokenomics, payouts };
 }
 
-/** Our coins' directory rows again, newer, with their vault and creator (what the treasury ingest will write) and `hidden`. */
+/** Our coins' directory rows again, newer, with `hidden` (what the mirror writes when an agent is hidden). */
 async function directoryWallets(ch: Ch, rows: { mint: string; creator: string; vault: string; hidden: boolean }[]) {
   for (const r of rows)
     await ch.command(
@@ -279,8 +286,10 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     for (const b of batches) expect((await p.postWebhook(b)).status).toBe(200);
     const agents = await p.engines.sql<{ mint: string; creator: string; vault: string }[]>`SELECT mint, creator, vault FROM agents WHERE mint IN ${p.engines.sql(mints)}`;
     expect(agents.length).toBe(mints.length);
-    // distinct wallets per coin (the simulator may reuse one); the last coin is hidden
-    wallets = mints.map((mint) => ({ mint, creator: address(), vault: address() }));
+    // each coin's own wallets (a coin's wallets never change; this seed gives each coin a creator of its own); the last coin is hidden
+    wallets = mints.map((mint) => agents.find((a) => a.mint === mint)!);
+    const named = wallets.flatMap((w) => [w.creator, w.vault]);
+    expect(new Set(named).size).toBe(named.length);
     await directoryWallets(p.engines.ch, wallets.map((w, i) => ({ ...w, hidden: i === mints.length - 1 })));
     await p.engines.sql`UPDATE agents SET hidden = true WHERE mint = ${mints.at(-1)!}`;
     await p.engines.sql`UPDATE agents SET state = 'awake' WHERE mint IN ${p.engines.sql(mints.slice(0, 3))}`;
@@ -332,6 +341,23 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     await p.engines.ch.insert("holder_counts", counts);
   });
 
+  /** The overview of `range` against the ledger, field by field; returns the ledger's. */
+  async function overviewMatchesLedger(range: "24h" | "7d" | "30d" | "all") {
+    const res = await p.call(`/v1/analytics/overview?range=${range}`);
+    expect({ range, status: res.status }).toEqual({ range, status: 200 });
+    expect(res.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(Object.keys(res.body).sort()).toEqual(OVERVIEW_KEYS);
+    const want = expected(await readLedger(p), registry, treasury(), token).overview(range, Date.parse(res.body.at));
+    const { at, topEarners, ...rest } = res.body;
+    expect(rest).toEqual({ ...want, topEarners: undefined } as any);
+    expect(topEarners.map((e: any) => ({ mint: e.mint, lamports: e.lamports }))).toEqual(want.topEarners);
+    for (const e of topEarners) {
+      const [a] = await p.engines.sql`SELECT coin_name, symbol FROM agents WHERE mint = ${e.mint}`;
+      if (a) expect([e.name, e.symbol]).toEqual([a.coin_name, a.symbol]);
+    }
+    return want;
+  }
+
   test("platform stats: every total from the raw rows", async () => {
     const res = await p.call("/v1/platform/stats");
     expect(res.status).toBe(200);
@@ -364,18 +390,7 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
 
   test("analytics overview: totals, revenue and its series, fee split, creator rewards, top earners and payouts for each range", async () => {
     for (const range of ["24h", "7d", "30d", "all"] as const) {
-      const res = await p.call(`/v1/analytics/overview?range=${range}`);
-      expect({ range, status: res.status }).toEqual({ range, status: 200 });
-      expect(res.headers.get("cache-control")).toBe("public, max-age=60");
-      expect(Object.keys(res.body).sort()).toEqual(OVERVIEW_KEYS);
-      const want = expected(await readLedger(p), registry, treasury(), token).overview(range, Date.parse(res.body.at));
-      const { at, topEarners, ...rest } = res.body;
-      expect(rest).toEqual({ ...want, topEarners: undefined } as any);
-      expect(topEarners.map((e: any) => ({ mint: e.mint, lamports: e.lamports }))).toEqual(want.topEarners);
-      for (const e of topEarners) {
-        const [a] = await p.engines.sql`SELECT coin_name, symbol FROM agents WHERE mint = ${e.mint}`;
-        if (a) expect([e.name, e.symbol]).toEqual([a.coin_name, a.symbol]);
-      }
+      const want = await overviewMatchesLedger(range);
       if (range !== "24h") {
         expect(want.revenue.series.length).toBeGreaterThan(1);
         expect(want.recentPayouts.map((x) => x.kind).sort()).toContain("creator_payout");
@@ -447,7 +462,7 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
         mint: w.mint,
         agent: { name: a!.name, symbol: a!.symbol, imageUrl: a!.image_url, template: a!.template, presence: a!.presence },
         body: null,
-        data: { lamports: x.lamports, creator: w.creator },
+        data: { lamports: x.lamports, creator: x.recipient },
         links: { signature: x.signature },
       })),
     );
@@ -475,15 +490,26 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     expect(activity.text).toBe(`The platform paid ${formatUnits(BigInt(mine[0]!.lamports), 9)} SOL to the creator ${w.creator.slice(0, 4)}…${w.creator.slice(-4)}.`);
   });
 
-  test("migration 0011 fills its rollups from the stored trades (what an upgrade runs): the same answers", async () => {
+  test("migrations 0011 and 0013 fill their rollups and read models from what is stored (what an upgrade runs): the same answers", async () => {
     const strip = ({ at, ...rest }: any) => rest;
-    const paths = ["/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=all"];
+    const paths = [
+      "/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=7d", "/v1/analytics/overview?range=all", "/v1/tokenomics",
+      "/v1/feed?kinds=creator_payout,platform_buyback&limit=50", `/v1/daemons/${wallets[1]!.mint}/feed?kinds=creator_payout&limit=50`,
+    ];
     const before = await Promise.all(paths.map(async (x) => strip((await p.call(x)).body)));
-    const file = migrationFiles("clickhouse").find((f) => f.name.startsWith("0011_"))!;
-    for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
+    for (const name of ["0011_", "0013_"]) {
+      const file = migrationFiles("clickhouse").find((f) => f.name.startsWith(name))!;
+      for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
+    }
     const after = await Promise.all(paths.map(async (x) => strip((await p.call(x)).body)));
-    expect(after).toEqual(before);
-    expect(Number(before[2].totals.trades)).toBeGreaterThan(0);
+    // the copy prices every claim and transfer with the history stored now (rows written before their minute's price,
+    // such as other files' and this file's simulated traffic, may get one): every answer but USD is the same ...
+    const noUsd = (body: unknown) => JSON.parse(JSON.stringify(body), (k, v) => (k === "usd" ? undefined : v));
+    expect(after.map(noUsd)).toEqual(before.map(noUsd));
+    expect(Number(before[3].totals.trades)).toBeGreaterThan(0);
+    expect(before[5].items.length).toBeGreaterThan(0);
+    // ... and USD is each row's stored price again
+    for (const range of ["24h", "all"] as const) await overviewMatchesLedger(range);
   });
 
   test("every validation error, with CORS; preflight on every new route", async () => {

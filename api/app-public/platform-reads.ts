@@ -1,11 +1,9 @@
 /**
- * What the platform-wide reads share (platform stats, analytics overview, tokenomics,
- * payout feed items): which coins count, the treasury set, agents live, holders, and the
- * SQL that tells a treasury transfer to an agent's vault from one to its creator.
+ * What the platform-wide reads share (platform stats, analytics overview, tokenomics):
+ * which coins count, the treasury set, agents live, holders, the platform's claims and the
+ * USD of stored claims and payouts (priced when stored: ClickHouse migration 0013).
  */
 import type { PublicDeps, TreasuryDeps } from "../public/agents-service";
-import { hiddenMints } from "../public/feed-service";
-export { CLASSIFIED_TRANSFERS } from "../public/treasury-sql";
 
 export const NO_TREASURY: TreasuryDeps = { address: null, platformTokenMint: null, split: { vault: 70, creator: 15, platformBurn: 15 }, tokenSupply: null };
 export const treasuryOf = (deps: PublicDeps): TreasuryDeps => deps.treasury ?? NO_TREASURY;
@@ -20,19 +18,14 @@ export function treasurySet(deps: PublicDeps): string[] {
 export const solConfigs = (deps: PublicDeps) => deps.configs.all.filter((c) => c.quote.kind === "sol").map((c) => c.address);
 
 /**
- * Coins left out of the platform's figures: hidden agents (moderation, a handful) and,
- * from lamport sums, coins whose config is not a SOL-quoted platform config (a
- * stock-paired coin's amounts are stock atoms).
+ * Coins left out of the platform's figures: hidden agents (moderation, a handful, from
+ * Postgres) and, from lamport sums, coins whose config is not a SOL-quoted platform config (a
+ * stock-paired coin's amounts are stock atoms). Claims carry their coin's config (ClickHouse
+ * migration 0013), so the treasury's reads filter on it; the market board's rows do not:
+ * STOCK_MINTS names those coins in a subquery of the read that needs them.
  */
-export async function excludedMints(deps: PublicDeps): Promise<{ hidden: string[]; stock: string[] }> {
-  const [hidden, stock] = await Promise.all([
-    hiddenMints(deps),
-    deps.ch
-      .query<{ mint: string }>(`SELECT DISTINCT mint FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""}`, { sol: solConfigs(deps) })
-      .then((r) => r.map((x) => x.mint)),
-  ]);
-  return { hidden, stock };
-}
+export const STOCK_MINTS = (deps: PublicDeps) =>
+  `(SELECT DISTINCT mint FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""})`;
 
 /**
  * Agents live: public agents of a launched coin (status active) that are awake, i.e.
@@ -48,31 +41,33 @@ export async function agentsLive(deps: PublicDeps): Promise<number> {
 export const notIn = (param: string, list: readonly string[], column = "mint") => (list.length ? `AND ${column} NOT IN {${param}:Array(String)}` : "");
 
 /**
- * Holders across public coins: each coin's newest count (holder_counts), summed. A
- * wallet holding two coins counts twice: it is the sum of each coin's holders, not the
- * number of distinct wallets.
+ * Holders across public coins: each coin's newest count (holder_counts keeps the newest per
+ * coin: FINAL reads one row per coin), summed, as SQL returning one figure. A wallet holding
+ * two coins counts twice: it is the sum of each coin's holders, not the number of distinct wallets.
  */
-export async function holdersTotal(deps: PublicDeps, hidden: string[]): Promise<number> {
-  const [r] = await deps.ch.query<{ n: string }>(
-    `SELECT toString(sum(h)) AS n FROM (SELECT mint, argMax(holders, counted_at) AS h FROM holder_counts WHERE 1 ${notIn("hidden", hidden)} GROUP BY mint)`,
-    { hidden },
-  );
-  return Number(r?.n ?? 0);
-}
+export const HOLDERS_TOTAL = (hidden: readonly string[]) => `SELECT toString(sum(holders)) FROM holder_counts FINAL WHERE 1 ${notIn("hidden", hidden)}`;
+
+/**
+ * Settings of the platform-wide reads: each reads a few small tables, where one thread
+ * avoids the hand-offs between threads (fewer slow answers on a busy machine, measured).
+ */
+export const SMALL_READ = "SETTINGS max_threads = 1";
 
 /** The platform's claims into the treasury: partner-role claims and DAMM v2 position claims by a treasury address. */
 export const PLATFORM_CLAIM = "(role = 'partner' OR (role = 'position' AND claimer IN {treasury:Array(String)}))";
 
 /**
- * The SOL price of a row's minute (`sol_price_1m`, the last recorded at or before it),
- * or the first price ever recorded for rows older than the history; null with no history.
- * Wraps `rows` (which must have `minute` and `k` = 0) as an ASOF join. With `since` (the
- * name of a UInt32 parameter no row is older than), only the prices from the last one at
- * or before it are joined, not the whole history.
+ * The first SOL price ever recorded, the price of rows stored before any price at or before
+ * their minute existed (`priced` = 0: older than the history); NULL before any price.
  */
-export const withSolPrice = (rows: string, since?: string) => `
-  (${rows}) AS c
-  ASOF LEFT JOIN (SELECT 0 AS k, minute, usd FROM sol_price_1m FINAL
-    ${since ? `WHERE minute >= (SELECT max(minute) FROM sol_price_1m WHERE minute <= toDateTime({${since}:UInt32}, 'UTC'))` : ""}) AS p
-  ON c.k = p.k AND c.minute >= p.minute`;
-export const PRICE_OR_FIRST = "ifNull(p.usd, (SELECT usd FROM sol_price_1m FINAL ORDER BY minute LIMIT 1))";
+export const FIRST_PRICE = `SELECT anyOrNull(usd) FROM (SELECT usd FROM sol_price_1m FINAL WHERE minute = (SELECT minute FROM sol_price_1m ORDER BY minute LIMIT 1))`;
+
+/**
+ * USD of a sum of stored rows: `usd` (lamport-dollars of the priced rows) plus the unpriced
+ * lamports at the first recorded price, in USD; null when some are unpriced and no price was
+ * ever recorded.
+ */
+export function usdOf(usd: number, unpriced: bigint, firstPrice: number | null): number | null {
+  if (unpriced === 0n) return usd / 1e9;
+  return firstPrice === null ? null : (usd + Number(unpriced) * firstPrice) / 1e9;
+}

@@ -1,41 +1,50 @@
 /**
  * GET /v1/platform/stats: totals across public platform coins (the Data API's visibility
  * rule: hidden agents' coins are left out). Coins, volumes and market cap come from the
- * in-memory market board; trade counts, fees and holders from ClickHouse rollups (one
- * row per coin or per minute; hidden coins' own trades, read by their key, are taken off). Lamport sums cover coins
- * quoted in SOL; a stock-paired coin's amounts are stock atoms and are left out of them.
+ * in-memory market board; trade counts, fees and holders from ClickHouse rollups, in one
+ * read (a few rows per hour or minute, one per coin for holders; hidden coins' own trades,
+ * read by their key, are taken off). Lamport sums cover coins quoted in SOL; a stock-paired
+ * coin's amounts are stock atoms and are left out of them.
  */
 import { formatUnits, lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
-import { agentsLive, excludedMints, holdersTotal, notIn, solConfigs } from "./platform-reads";
+import { hiddenMints } from "../public/feed-service";
+import { HOLDERS_TOTAL, SMALL_READ, STOCK_MINTS, agentsLive, solConfigs } from "./platform-reads";
+
+type Counts = { day: string; all: string; fees: string; hidden_day: string; hidden_all: string; hidden_fees: string; holders: string | null; stock: string[] };
 
 export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
   const since = Math.floor(nowMs / 1000) - 86400;
-  const { hidden, stock } = await excludedMints(deps);
+  const hidden = await hiddenMints(deps);
   const sol = solConfigs(deps);
-  const [rows, counts, live, holders, solUsd] = await Promise.all([
+  const ofHidden = (sql: string) => (hidden.length ? `(SELECT ${sql} FROM trades WHERE mint IN {hidden:Array(String)})` : "'0'");
+  const [rows, counts, live, solUsd] = await Promise.all([
     deps.board.rows(),
-    deps.ch.query<{ day: string; all: string; hidden_day: string; hidden_all: string; fees: string }>(
+    // trades of all time and fees from the hourly rollup, the last 24 h (whole minutes) from the minute one
+    deps.ch.query<Counts>(
       `SELECT
+         (SELECT groupArray(mint) FROM ${STOCK_MINTS(deps)}) AS stock,
          (SELECT toString(sum(trades)) FROM platform_minute WHERE minute >= toDateTime({since:UInt32}, 'UTC')) AS day,
-         (SELECT toString(sum(trades)) FROM platform_minute) AS all,
-         ${hidden.length ? `(SELECT toString(countIf(toStartOfMinute(at) >= toDateTime({since:UInt32}, 'UTC'))) FROM trades WHERE mint IN {hidden:Array(String)})` : "'0'"} AS hidden_day,
-         ${hidden.length ? "(SELECT toString(count()) FROM trades WHERE mint IN {hidden:Array(String)})" : "'0'"} AS hidden_all,
-         (SELECT toString(sum(trading_fee + protocol_fee + referral_fee)) FROM coin_fees WHERE config IN {sol:Array(String)} ${notIn("hidden", hidden)}) AS fees`,
+         (SELECT toString(sum(trades)) FROM fees_1h) AS all,
+         (SELECT toString(sum(trading_fee + protocol_fee + referral_fee)) FROM fees_1h WHERE config IN {sol:Array(String)}) AS fees,
+         ${ofHidden("toString(countIf(toStartOfMinute(at) >= toDateTime({since:UInt32}, 'UTC')))")} AS hidden_day,
+         ${ofHidden("toString(count())")} AS hidden_all,
+         ${ofHidden("toString(sumIf(toUInt128(trading_fee) + protocol_fee + referral_fee, config IN {sol:Array(String)}))")} AS hidden_fees,
+         (${HOLDERS_TOTAL(hidden)}) AS holders
+       ${SMALL_READ}`,
       { since, hidden, sol },
     ),
     agentsLive(deps),
-    holdersTotal(deps, hidden),
     solUsdNow(deps),
   ]);
-  const out = new Set([...hidden, ...stock]);
+  const c = counts[0]!;
+  const out = new Set([...hidden, ...c.stock]);
   const shown = rows.filter((r) => !r.hidden && !hidden.includes(r.mint));
   const lamportRows = shown.filter((r) => !out.has(r.mint));
   const sum = (f: (r: (typeof rows)[number]) => bigint) => lamportRows.reduce((s, r) => s + f(r), 0n);
   const volume24h = sum((r) => r.volume24h);
   const volumeAll = sum((r) => r.volumeAll);
   const cap = sum((r) => r.marketCap);
-  const c = counts[0]!;
   return {
     coins: shown.length,
     graduated: shown.filter((r) => r.dammPool).length,
@@ -44,8 +53,8 @@ export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
     tradesAll: Number(c.all || 0) - Number(c.hidden_all),
     volume24hSol: formatUnits(volume24h, 9),
     volumeAllSol: formatUnits(volumeAll, 9),
-    feesAllSol: formatUnits(BigInt(c.fees || 0), 9),
-    holders,
+    feesAllSol: formatUnits(BigInt(c.fees || 0) - BigInt(c.hidden_fees || 0), 9),
+    holders: Number(c.holders || 0),
     marketCapSol: formatUnits(cap, 9),
     marketCapUsd: lamportsToUsd(cap, solUsd),
     solUsd,

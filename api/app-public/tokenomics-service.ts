@@ -1,12 +1,13 @@
 /**
  * GET /v1/tokenomics: where the platform's share of fees goes (TOKENOMICS_SPLIT: the
  * agents' vaults, creators, and buybacks and burns of the platform token), read from the
- * treasury's small tables (fee_claims, treasury_flows, burns) and the directory.
+ * treasury's read models (ClickHouse migration 0013: treasury_sums, payout_reclassified,
+ * treasury_payouts), burn_totals and the directory, in two reads.
  *
  * - feesClaimedLamports: the platform's claims into the treasury, all time (as the
  *   analytics revenue: partner claims and treasury DAMM v2 position claims, SOL pools).
  * - sentToVaultsLamports / paidToCreatorsLamports: treasury transfers to an agent's
- *   vault / creator (agent_directory; a vault wins when a wallet is both).
+ *   vault / creator (classified through the directory's wallets; a vault wins when a wallet is both).
  * - buybackSpentLamports: SOL the treasury spent buying the platform token.
  * - buybackBudgetLamports: platformBurn% of fees claimed, less what buybacks spent (never negative).
  * - platformTokenBurnedAtoms: burns of PLATFORM_TOKEN_MINT; burnedShareBps = burned ×
@@ -15,43 +16,42 @@
  *   chain's (`getTokenSupply`, kept 60 s); null without RPC or when the read fails.
  */
 import type { PublicDeps } from "../public/agents-service";
-import { CLASSIFIED_TRANSFERS, PLATFORM_CLAIM, excludedMints, notIn, treasuryOf, treasurySet } from "./platform-reads";
+import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
+import { PLATFORM_CLAIM, SMALL_READ, solConfigs, treasuryOf, treasurySet } from "./platform-reads";
 
 export const RECENT_TOKENOMICS = 20;
 
-type Totals = { claimed: string; spent: string; burned: string; coin_supply: string | null };
+type Totals = {
+  burned: string; coin_supply: string | null; sums: SumRow[]; moved: MovedRow[];
+  /** [at, lamports, atoms, signature], newest first */
+  buybacks: [number, string, string, string][];
+};
 
 export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
   const t = treasuryOf(deps);
   const mint = t.platformTokenMint;
-  const { stock } = await excludedMints(deps);
-  const p = { treasury: treasurySet(deps), stock, mint: mint ?? "", recent: RECENT_TOKENOMICS };
-  const [totals, paid, buybacks] = await Promise.all([
+  const p = { treasury: treasurySet(deps), sol: solConfigs(deps), mint: mint ?? "", recent: RECENT_TOKENOMICS };
+  const [totals, paid] = await Promise.all([
+    // the platform's claims (of SOL-quoted coins), payouts and buybacks from the treasury's sums, the platform token's burns
+    // and supply by key, the newest buybacks (the treasury's flows are keyed by time), the payouts classified otherwise since
     deps.ch.query<Totals>(
       `SELECT
-         (SELECT toString(sum(quote_amount)) FROM fee_claims WHERE ${PLATFORM_CLAIM} ${notIn("stock", stock)}) AS claimed,
-         (SELECT toString(sum(lamports)) FROM treasury_flows WHERE kind = 'buyback') AS spent,
+         ${TREASURY_SUMS(`(kind = 'claim' AND config IN {sol:Array(String)} AND ${PLATFORM_CLAIM}) OR kind IN ('paid', 'flow')`)},
          (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
-         (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply`,
+         (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply,
+         (SELECT groupArray((toUnixTimestamp(at), toString(lamports), toString(atoms), signature)) FROM (
+            SELECT at, lamports, atoms, signature FROM treasury_flows WHERE kind = 'buyback' ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS buybacks,
+         ${MOVED}
+       ${SMALL_READ}`,
       p,
     ),
-    // one classification for both: the sums and the newest creator payouts (all DESC: the tuple's order is NEWEST's)
-    deps.ch.query<{ vaults: string; creators: string; recent: [number, string, string, string, string][] }>(
-      `SELECT toString(sumIf(lamports, payout = 'vault')) AS vaults, toString(sumIf(lamports, payout = 'creator')) AS creators,
-         arrayMap(x -> (toUnixTimestamp(x.1), x.6, x.7, toString(x.8), x.3),
-           arraySlice(arrayReverseSort(groupArrayIf((at, slot, signature, ix, inner, mint, recipient, lamports), payout = 'creator')), 1, {recent:UInt32})) AS recent
-       FROM (${CLASSIFIED_TRANSFERS})`,
-      p,
-    ),
-    deps.ch.query<{ at: number; lamports: string; atoms: string; signature: string }>(
-      `SELECT toUnixTimestamp(at) AS at, toString(lamports) AS lamports, toString(atoms) AS atoms, signature FROM treasury_flows
-       WHERE kind = 'buyback' ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC LIMIT {recent:UInt32}`,
-      p,
-    ),
+    newestPayouts(deps.ch, { limit: RECENT_TOKENOMICS, creatorsOnly: true, hidden: [] }),
   ]);
   const r = totals[0]!;
-  const claimed = BigInt(r.claimed || 0);
-  const spent = BigInt(r.spent || 0);
+  const paidTo = paidByRole(r.sums, r.moved);
+  const sumOf = (kind: string, role?: string) => r.sums.filter((x) => x[0] === kind && (role === undefined || x[2] === role)).reduce((t, x) => t + BigInt(x[4]), 0n);
+  const claimed = sumOf("claim");
+  const spent = sumOf("flow", "buyback");
   const burned = mint ? BigInt(r.burned || 0) : 0n;
   const budget = (claimed * BigInt(t.split.platformBurn)) / 100n - spent;
   const supply = !mint ? null : r.coin_supply !== null ? max0(BigInt(r.coin_supply) - burned) : t.tokenSupply ? await t.tokenSupply(mint) : null;
@@ -60,15 +60,15 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
     split: { vault: t.split.vault, creator: t.split.creator, platformBurn: t.split.platformBurn },
     totals: {
       feesClaimedLamports: claimed.toString(),
-      sentToVaultsLamports: paid[0]?.vaults || "0",
-      paidToCreatorsLamports: paid[0]?.creators || "0",
+      sentToVaultsLamports: paidTo.vault.lamports.toString(),
+      paidToCreatorsLamports: paidTo.creator.lamports.toString(),
       buybackSpentLamports: spent.toString(),
       buybackBudgetLamports: max0(budget).toString(),
       platformTokenBurnedAtoms: burned.toString(),
       burnedShareBps: !mint ? 0 : supply === null ? null : supply + burned === 0n ? 0 : Number((burned * 10_000n) / (supply + burned)),
     },
-    recentBuybacks: buybacks.map((b) => ({ at: iso(b.at), lamports: b.lamports, atoms: b.atoms, signature: b.signature })),
-    recentCreatorPayouts: (paid[0]?.recent ?? []).map(([at, mint, creator, lamports, signature]) => ({ at: iso(at), mint, creator, lamports, signature })),
+    recentBuybacks: r.buybacks.map(([at, lamports, atoms, signature]) => ({ at: iso(at), lamports, atoms, signature })),
+    recentCreatorPayouts: paid.map((x) => ({ at: iso(x.at), mint: x.mint, creator: x.recipient, lamports: x.lamports, signature: x.signature })),
     platformTokenMint: mint,
     platformTokenSupply: supply === null ? null : supply.toString(),
     at: new Date(nowMs).toISOString(),

@@ -7,7 +7,7 @@ import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
 import { decodeCursor, encodeCursor, CURSOR_POSITIONS, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
 import { notFound } from "../errors";
-import { WALLETS } from "./treasury-sql";
+import { creatorPayoutItems, treasuryFeedParts } from "./treasury-sql";
 
 export type TradeRow = {
   mint: string; signature: string; ix: number; inner: number; slot_text: string; at: string; side: string; trader: string;
@@ -113,25 +113,26 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
                 ${pos ? `AND (at_ms, id) < ({pa:Int64}, {pi:String})${mint ? "" : " AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC')"}` : ""}
                 ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC"}
                 LIMIT {inner_limit:UInt32}`);
-  if (treasuryKinds.length)
-    parts.push(`SELECT mint, at_ms, id, kind, '' AS text, CAST(NULL, 'Nullable(String)') AS body, data, links
-                FROM (${treasuryItems(mint !== null, pos !== null)}) WHERE kind IN {treasury_kinds:Array(String)} AND ${mintFilter}
-                ${pos ? "AND (at_ms, id) < ({pa:Int64}, {pi:String})" : ""}
-                ORDER BY at_ms DESC, id DESC LIMIT {inner_limit:UInt32}`);
-  if (parts.length === 0) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
-  // the agent check (Postgres, which also gives the agent's summary) runs beside the read; a 404 drops the read's answer
-  const [agent, rows] = await Promise.all([
+  const platformToken = deps.treasury?.platformTokenMint ?? "";
+  parts.push(...treasuryFeedParts({ mint, kinds: treasuryKinds, hidden, platformToken, cursor: pos !== null }));
+  // creator payouts across coins are read on their own (their read widens until a page is full) and merged in the same order
+  const acrossCoins = mint === null && treasuryKinds.includes("creator_payout");
+  if (parts.length === 0 && !acrossCoins) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
+  const innerLimit = q.limit + 64;
+  // the agent check (Postgres, which also gives the agent's summary) runs beside the reads; a 404 drops their answer
+  const [agent, storedRows, treasuryRows] = await Promise.all([
     mint ? publicAgentSummary(deps, mint) : null,
-    deps.ch.query<ActivityRow>(
-      `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
-       ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
-       ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
-      {
-        mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: q.limit + 64, treasury_kinds: treasuryKinds,
-        platform_token: deps.treasury?.platformTokenMint ?? "", ...(pos ? { pa: pos[0], pi: pos[1] } : {}),
-      },
-    ),
+    parts.length
+      ? deps.ch.query<ActivityRow>(
+          `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
+           ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
+           ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
+          { mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: innerLimit, platform_token: platformToken, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
+        )
+      : [],
+    acrossCoins ? creatorPayoutItems(deps.ch, { hidden, limit: innerLimit, cursor: pos ? [Number(pos[0]), String(pos[1])] : null }) : [],
   ]);
+  const rows = treasuryRows.length ? [...storedRows, ...(treasuryRows as ActivityRow[])].sort(newestFirst).slice(0, q.limit + 1) : storedRows;
   const page = rows.slice(0, q.limit);
   const agents = agent && mint ? new Map([[mint, { hidden: false, summary: agent }]]) : await agentRows(deps, [...new Set(page.map((r) => r.mint))]);
   const last = page.at(-1);
@@ -172,38 +173,8 @@ async function agentRows(deps: PublicDeps, mints: string[]): Promise<Map<string,
 const TREASURY_KINDS = ["creator_payout", "platform_buyback"] as const;
 type TreasuryKind = (typeof TREASURY_KINDS)[number];
 
-/**
- * The treasury's flows as activity rows: a transfer to an agent's creator is that agent's
- * `creator_payout` (a wallet that is also some agent's vault is a vault payout, not shown
- * here; a creator of several coins is named by the newest); a buyback is a
- * `platform_buyback` of the platform token (mint PLATFORM_TOKEN_MINT, "" when unset). Ids
- * start with the zero-padded slot, as trades' do. Each kind is cut to the page (after the
- * cursor's second) before the coin is looked up, so a page reads the newest flows only;
- * a coin's own feed looks only at payouts to its creator.
- */
-const treasuryItems = (mint: boolean, cursor: boolean) => {
-  const after = cursor ? "AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC')" : "";
-  const newest = `ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC LIMIT {inner_limit:UInt32}`;
-  return `
-  SELECT mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms, kind, concat(kind, ':', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner)) AS id,
-    data, concat('{"signature":"', signature, '"}') AS links
-  FROM (
-    SELECT f.at AS at, f.slot AS slot, f.signature AS signature, f.ix AS ix, f.inner AS inner, c.mint AS mint, 'creator_payout' AS kind,
-      concat('{"lamports":"', toString(f.lamports), '","creator":"', f.recipient, '"}') AS data
-    FROM (
-      SELECT * FROM treasury_flows
-      WHERE kind = 'transfer' AND has({treasury_kinds:Array(String)}, 'creator_payout') ${after}
-        AND recipient IN (SELECT creator FROM agent_directory WHERE creator != '' ${mint ? "AND mint = {mint:String}" : ""})
-        AND recipient NOT IN (SELECT vault FROM agent_directory WHERE vault != '')
-      ${newest}
-    ) AS f
-    INNER JOIN (${WALLETS("creator")}) AS c ON f.recipient = c.creator
-    UNION ALL
-    SELECT at, slot, signature, ix, inner, {platform_token:String} AS mint, 'platform_buyback' AS kind,
-      concat('{"lamports":"', toString(lamports), '","atoms":"', toString(atoms), '"}') AS data
-    FROM (SELECT * FROM treasury_flows WHERE kind = 'buyback' AND has({treasury_kinds:Array(String)}, 'platform_buyback') ${after} ${newest})
-  )`;
-};
+/** Newest first by (at, id), as the feed's query orders its rows (ids compared as bytes, as ClickHouse does). */
+const newestFirst = (a: ActivityRow, b: ActivityRow) => Number(b.at_ms) - Number(a.at_ms) || Buffer.compare(Buffer.from(b.id), Buffer.from(a.id));
 
 /** An activity item of the Data API; the Application API's feed item is built from it. */
 export function activityItem(r: ActivityRow, agent: Summary | undefined, configs: ConfigRegistry) {

@@ -1,34 +1,160 @@
 /**
- * SQL over the treasury's flows shared by the feed (payout items) and the platform-wide
- * reads (app-public/: analytics, tokenomics). No imports: both sides load it.
+ * Reads of the treasury's read models (ClickHouse migration 0013) shared by the feed
+ * (creator_payout and platform_buyback items) and the platform-wide reads (app-public/:
+ * analytics, tokenomics). Payouts are classified when they are written: `treasury_payouts`
+ * holds each transfer to an agent's vault or creator, newest first; `treasury_transfers`
+ * the same transfers by recipient; `payout_wallets` who each wallet is (an agent's vault
+ * outranks any creator; a creator of several coins is named by the newest, then the
+ * greatest mint) and what it was paid.
  */
-/** The wallets the treasury paid. */
-const PAID = "SELECT recipient FROM treasury_flows WHERE kind = 'transfer' AND recipient != ''";
+import type { ClickHouse } from "../../infra/clickhouse";
+
+/** The fact key, newest first. */
+export const NEWEST = "at DESC, slot DESC, signature DESC, ix DESC, inner DESC";
+
+/** A feed item's id: its kind, the zero-padded slot (so ids sort as the items within a second), then the rest of the fact's key. */
+const feedId = (kind: string) => `concat(${kind}, ':', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner))`;
+
+export type PayoutRow = { at: number; slot: string; signature: string; ix: number; inner: number; recipient: string; lamports: string; mint: string; payout: "vault" | "creator" };
+type StoredPayout = PayoutRow & { rank: string };
 
 /**
- * Each agent's vault and creator (agent_directory; a coin's wallets never change, so any
- * version that has them will do). A wallet that is both some agent's vault and a creator
- * counts as a vault (the agent's own wallet); a creator of several coins is named by
- * their newest. Only the wallets the treasury paid are grouped (the directory has a row per
- * coin; the treasury pays a few).
+ * The newest classified payouts `accept` keeps, at least `limit` of them when there are (every
+ * one of the seconds read), at or before `until` (unix seconds), newest first by the fact key. A payout is written again whenever its classification may change
+ * (ClickHouse migration 0013), so the stored rows are read newest first without FINAL (`scan`
+ * of them, from the end of the key) and each payout keeps its best row: the highest `rank`,
+ * then the greatest mint, as the classification itself ranks agents. A payout's rows lie
+ * side by side in that order, so the window's oldest second may be cut: it is left out unless
+ * the window holds every row. The window widens eightfold until `limit` payouts are kept.
  */
-export const WALLETS = (role: "vault" | "creator") =>
-  `SELECT ${role}, argMax(mint, created_at) AS mint FROM agent_directory WHERE ${role} IN (${PAID}) GROUP BY ${role}`;
+async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolean, limit: number, until?: number): Promise<PayoutRow[]> {
+  for (let scan = Math.max(64, limit * 4); ; scan *= 8) {
+    const rows = await ch.query<StoredPayout>(
+      `SELECT toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, recipient, toString(lamports) AS lamports, mint,
+         toString(payout) AS payout, toString(rank) AS rank
+       FROM treasury_payouts ${until === undefined ? "" : "WHERE at <= toDateTime({until:UInt32}, 'UTC')"} ORDER BY ${NEWEST} LIMIT {scan:UInt32}`,
+      { scan, until: until ?? 0 },
+    );
+    const whole = rows.length < scan;
+    const edge = whole ? -1 : Number(rows.at(-1)!.at);
+    const best = new Map<string, StoredPayout>();
+    for (const r of rows) {
+      if (Number(r.at) === edge) continue;
+      const key = `${r.slot}:${r.signature}:${r.ix}:${r.inner}`;
+      const had = best.get(key);
+      const rank = BigInt(r.rank);
+      if (!had || rank > BigInt(had.rank) || (rank === BigInt(had.rank) && r.mint > had.mint)) best.set(key, r);
+    }
+    // the map keeps the read's order (newest first): a key's first row set its place
+    const kept = [...best.values()].filter(accept).map(({ rank: _, ...p }) => p);
+    if (kept.length >= limit || whole) return kept;
+  }
+}
+
+/** The newest `limit` payouts (creators' only, or both kinds), leaving out those of `hidden` coins. */
+export function newestPayouts(ch: ClickHouse, o: { limit: number; creatorsOnly: boolean; hidden: readonly string[] }): Promise<PayoutRow[]> {
+  const hidden = new Set(o.hidden);
+  return newestClassified(ch, (p) => (!o.creatorsOnly || p.payout === "creator") && !hidden.has(p.mint), o.limit).then((rows) => rows.slice(0, o.limit));
+}
 
 /**
- * Treasury transfers classified by recipient: `payout` = 'vault' | 'creator' (others are
- * left out), `mint` the agent paid. Columns: at, slot, signature, ix, inner, lamports,
- * recipient, payout, mint. Every directory row's two wallets are grouped in one pass (an
- * IN filter on the paid wallets cost more than the grouping it saved, measured at 10k
- * coins): a vault row outranks any creator row, then the newest wins, as in WALLETS.
+ * The treasury's sums (`treasury_sums`, ClickHouse migration 0013) of the rows `where` picks,
+ * per kind, UTC day of the hour (1970-01-01 for all-time sums) and role, as a column `sums`
+ * of a read: [kind, day, role, rows, lamports, usd (lamport-dollars), unpriced lamports, atoms].
  */
-export const CLASSIFIED_TRANSFERS = `
-  SELECT f.at AS at, f.slot AS slot, f.signature AS signature, f.ix AS ix, f.inner AS inner, f.lamports AS lamports, f.recipient AS recipient,
-    if(w.vault = 1, 'vault', 'creator') AS payout, w.paid AS mint
-  FROM (SELECT * FROM treasury_flows WHERE kind = 'transfer' AND recipient != '') AS f
-  INNER JOIN (
-    SELECT wallet, argMax(mint, (is_vault, created_at)) AS paid, max(is_vault) AS vault FROM (
-      SELECT w.1 AS wallet, w.2 AS is_vault, mint, created_at FROM agent_directory
-      ARRAY JOIN [(vault, toUInt8(1)), (creator, toUInt8(0))] AS w WHERE wallet != '')
-    GROUP BY wallet HAVING paid != ''
-  ) AS w ON f.recipient = w.wallet`;
+export const TREASURY_SUMS = (where: string) => `
+  (SELECT groupArray((kind, toString(day), role, toString(n), toString(l), u, toString(un), toString(a))) FROM (
+     SELECT kind, toDate(hour) AS day, role, sum(rows) AS n, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS un, sum(atoms) AS a
+     FROM treasury_sums WHERE ${where} GROUP BY kind, day, role)) AS sums`;
+export type SumRow = [string, string, string, string, string, number, string, string];
+
+/** The transfers classified otherwise than when stored (payout_reclassified: few), as a column `moved` of a read. */
+export const MOVED = `
+  (SELECT groupArray((stored_as, payout, toString(l), u, toString(n))) FROM (
+     SELECT stored_as, payout, sum(lamports) AS l, sum(usd) AS u, sumIf(toUInt128(lamports), priced = 0) AS n FROM payout_reclassified FINAL
+     GROUP BY stored_as, payout)) AS moved`;
+/** [classification when stored, classification now, lamports, usd, unpriced lamports] */
+export type MovedRow = [string, string, string, number, string];
+export type Paid = { lamports: bigint; usd: number; unpriced: bigint };
+
+/**
+ * Sums paid to agents' vaults and to creators, all time: the transfers as classified when
+ * stored (`sums` rows of kind 'paid'), those classified otherwise since moved (USD in
+ * lamport-dollars; `unpriced` lamports are valued at the first recorded price).
+ */
+export function paidByRole(sums: SumRow[], moved: MovedRow[]): Record<"vault" | "creator", Paid> {
+  const out = { vault: { lamports: 0n, usd: 0, unpriced: 0n }, creator: { lamports: 0n, usd: 0, unpriced: 0n } };
+  const add = (role: string, sign: 1n | -1n, lamports: string, usd: number, unpriced: string) => {
+    if (role !== "vault" && role !== "creator") return;
+    out[role].lamports += sign * BigInt(lamports);
+    out[role].usd += Number(sign) * usd;
+    out[role].unpriced += sign * BigInt(unpriced);
+  };
+  for (const [kind, , role, , l, u, n] of sums) if (kind === "paid") add(role, 1n, l, u, n);
+  for (const [was, now, l, u, n] of moved) {
+    add(was, -1n, l, u, n);
+    add(now, 1n, l, u, n);
+  }
+  return out;
+}
+
+/** A row of the feed's creator payouts across coins, shaped as the feed's other rows (api/public/feed-service.ts ActivityRow). */
+export type TreasuryFeedRow = { mint: string; at_ms: string; id: string; kind: string; text: string; body: null; data: string; links: string };
+
+/**
+ * A treasury item's columns, as the feed's other parts (at_ms an Int64). Its `kind` shadows a
+ * source column of that name in WHERE: qualify that column there.
+ */
+const ITEM = (kind: string, mint: string, data: string) => `
+  SELECT ${mint} AS mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms, ${feedId(`'${kind}'`)} AS id, '${kind}' AS kind, '' AS text,
+    CAST(NULL, 'Nullable(String)') AS body, ${data} AS data, concat('{"signature":"', signature, '"}') AS links`;
+const PAYOUT_DATA = `concat('{"lamports":"', toString(lamports), '","creator":"', recipient, '"}')`;
+const BUYBACK_DATA = `concat('{"lamports":"', toString(lamports), '","atoms":"', toString(atoms), '"}')`;
+/** The page's cursor: items strictly older than ({pa} ms, {pi} id); `at` first, so the key's order is used. */
+const before = (kind: string, cursor: boolean) =>
+  cursor ? `AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC') AND (toInt64(toUnixTimestamp(at)) * 1000, ${feedId(`'${kind}'`)}) < ({pa:Int64}, {pi:String})` : "";
+
+/**
+ * The feed's treasury parts read in the feed's own query (parameters `mint`, `platform_token`,
+ * `inner_limit` and the cursor's `pa`, `pi`), each its newest `inner_limit` after the cursor:
+ * a coin's `creator_payout`s, transfers to its creator's wallet while that wallet is named by
+ * this coin (a wallet that is also some agent's vault is a vault payout, not shown), read by
+ * its wallets; `platform_buyback`s, items of the platform token (`platformToken`, "" when
+ * unset), so a coin's feed has them only if it is that coin and the feed across coins only if
+ * it is not hidden. Creator payouts across coins: creatorPayoutItems.
+ */
+export function treasuryFeedParts(o: { mint: string | null; kinds: readonly string[]; hidden: readonly string[]; platformToken: string; cursor: boolean }): string[] {
+  const parts: string[] = [];
+  if (o.mint && o.kinds.includes("creator_payout"))
+    parts.push(`${ITEM("creator_payout", "{mint:String}", PAYOUT_DATA)} FROM treasury_transfers
+      WHERE recipient IN (
+        SELECT wallet FROM payout_wallets WHERE wallet IN (SELECT creator FROM agent_directory WHERE mint = {mint:String} AND creator != '')
+        GROUP BY wallet HAVING tupleElement(max(best), 1) = 0 AND tupleElement(max(best), 3) = {mint:String})
+        ${before("creator_payout", o.cursor)}
+      ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`);
+  if (o.kinds.includes("platform_buyback") && (o.mint === null ? !o.hidden.includes(o.platformToken) : o.mint === o.platformToken))
+    parts.push(`${ITEM("platform_buyback", "{platform_token:String}", BUYBACK_DATA)} FROM treasury_flows AS f
+      WHERE f.kind = 'buyback' ${before("platform_buyback", o.cursor)} ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`);
+  return parts;
+}
+
+/**
+ * The feed's `creator_payout` items across coins but those of `hidden` coins, newest first by
+ * (time, id), at most `limit` after the cursor ([ms, id]): classified payouts (newestClassified).
+ */
+export async function creatorPayoutItems(ch: ClickHouse, o: { hidden: readonly string[]; limit: number; cursor: [number, string] | null }): Promise<TreasuryFeedRow[]> {
+  const hidden = new Set(o.hidden);
+  const item = (p: PayoutRow): TreasuryFeedRow => ({
+    mint: p.mint, at_ms: String(Number(p.at) * 1000), id: `creator_payout:${p.slot.padStart(12, "0")}:${p.signature}:${p.ix}:${p.inner}`, kind: "creator_payout",
+    text: "", body: null, data: JSON.stringify({ lamports: p.lamports, creator: p.recipient }), links: JSON.stringify({ signature: p.signature }),
+  });
+  const [pa, pi] = o.cursor ?? [Infinity, ""];
+  const after = (p: PayoutRow) => {
+    const ms = Number(p.at) * 1000;
+    return ms < pa || (ms === pa && Buffer.compare(Buffer.from(item(p).id), Buffer.from(pi)) < 0);
+  };
+  // whole seconds are read, so the feed's own order (time, then id) cuts the page exactly
+  const rows = await newestClassified(ch, (p) => p.payout === "creator" && !hidden.has(p.mint) && after(p), o.limit, o.cursor ? Math.floor(o.cursor[0] / 1000) : undefined);
+  const items = rows.map(item).sort((a, b) => Number(b.at_ms) - Number(a.at_ms) || Buffer.compare(Buffer.from(b.id), Buffer.from(a.id)));
+  return items.slice(0, o.limit);
+}
