@@ -75,9 +75,7 @@ type Ledger = Awaited<ReturnType<typeof readLedger>>;
 function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platformToken: string | null) {
   const hidden = new Set(l.agents.filter((a) => a.hidden).map((a) => a.mint));
   const solCfg = (c: string) => configs.byAddress.get(c)?.quote.kind === "sol";
-  // as api/README.md defines it: every coin but the stock-paired ones (a claim's coin not yet in the
-  // directory, or made on a config this registry does not know, counts as SOL-quoted)
-  const lamportMint = (m: string) => configs.byAddress.get(l.dir.get(m)?.config ?? "")?.quote.kind !== "stock";
+  const lamportMint = (m: string) => l.dir.has(m) && solCfg(l.dir.get(m)!.config);
   const sum = (xs: bigint[]) => xs.reduce((s, x) => s + x, 0n);
   // a row's USD × 1e9: its stored price, or, stored before any price at or before its minute, the first price ever recorded
   const usdOf = (r: { signature: string; ix: number; inner: number }, lamports: string) => {
