@@ -14,7 +14,7 @@ import { lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
 import { hiddenMints } from "../public/feed-service";
-import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, SMALL_READ, agentsLive, notIn, solConfigs, treasurySet, usdOf } from "./platform-reads";
+import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, SMALL_READ, agentsLive, notIn, solConfigs, stockConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
 export type Range = keyof typeof RANGE_HOURS;
@@ -62,7 +62,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const treasury = treasurySet(deps);
   const pcts = sol.map((a) => deps.configs.byAddress.get(a)!.creatorPct);
   const p = {
-    since, today, hidden, sol, pcts, treasury, limit: TOP_EARNERS, recent: RECENT_PAYOUTS,
+    since, today, hidden, sol, stock: stockConfigs(deps), pcts, treasury, limit: TOP_EARNERS, recent: RECENT_PAYOUTS,
     levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]),
   };
   const sums = (from: string) =>
@@ -70,17 +70,17 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
        SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf FROM ${from} GROUP BY config)`;
   const [figures, earners, payouts, live, solUsd] = await Promise.all([
     // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, the treasury's sums
-    // (creators' claims of all time and the platform's in the window, of SOL-quoted coins; payouts), the payouts classified
+    // (creators' claims of all time and the platform's in the window, of coins not stock-paired; payouts), the payouts classified
     // otherwise since they were stored, and the newest claims (keyed by time)
     deps.ch.query<Figures>(
       `SELECT
          (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
          ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
          (${HOLDERS_TOTAL(hidden)}) AS holders,
-         ${TREASURY_SUMS(`(kind = 'claim' AND config IN {sol:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`)},
+         ${TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`)},
          ${MOVED},
          (SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) FROM (
-            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) AND config IN {sol:Array(String)} ${notIn("hidden", hidden)}
+            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) AND config NOT IN {stock:Array(String)} ${notIn("hidden", hidden)}
             ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS claims
        ${SMALL_READ}`,
       p,

@@ -75,7 +75,9 @@ type Ledger = Awaited<ReturnType<typeof readLedger>>;
 function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platformToken: string | null) {
   const hidden = new Set(l.agents.filter((a) => a.hidden).map((a) => a.mint));
   const solCfg = (c: string) => configs.byAddress.get(c)?.quote.kind === "sol";
-  const lamportMint = (m: string) => l.dir.has(m) && solCfg(l.dir.get(m)!.config);
+  // as api/README.md defines it: every coin but the stock-paired ones (a claim's coin not yet in the
+  // directory, or made on a config this registry does not know, counts as SOL-quoted)
+  const lamportMint = (m: string) => configs.byAddress.get(l.dir.get(m)?.config ?? "")?.quote.kind !== "stock";
   const sum = (xs: bigint[]) => xs.reduce((s, x) => s + x, 0n);
   // a row's USD × 1e9: its stored price, or, stored before any price at or before its minute, the first price ever recorded
   const usdOf = (r: { signature: string; ix: number; inner: number }, lamports: string) => {
@@ -106,7 +108,8 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
   function stats(atMs: number) {
     const since = Math.floor(atMs / 1000) - 86400;
     const shown = rows.filter((d) => !Number(d.hidden) && !hidden.has(d.mint));
-    const shownSol = new Set(shown.filter((d) => lamportMint(d.mint)).map((d) => d.mint));
+    // the market board's sums (volumes, market cap): coins of this registry's SOL-quoted configs, as the market cap below
+    const shownSol = new Set(shown.filter((d) => solCfg(d.config)).map((d) => d.mint));
     const visible = l.trades.filter((t) => !hidden.has(t.mint));
     const vol = (ts: typeof visible) => sum(ts.filter((t) => shownSol.has(t.mint)).map((t) => BigInt(t.q)));
     return {

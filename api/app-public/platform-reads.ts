@@ -17,14 +17,19 @@ export function treasurySet(deps: PublicDeps): string[] {
 /** Configs quoted in SOL: only their amounts are lamports (a stock-paired coin's are stock atoms). */
 export const solConfigs = (deps: PublicDeps) => deps.configs.all.filter((c) => c.quote.kind === "sol").map((c) => c.address);
 
+/** Configs paired with a tokenized stock: their coins' amounts are stock atoms, not lamports. */
+export const stockConfigs = (deps: PublicDeps) => deps.configs.all.filter((c) => c.quote.kind === "stock").map((c) => c.address);
+
 /**
  * Coins left out of the platform's figures: hidden agents (moderation, a handful, from
- * Postgres) and, from lamport sums, coins whose config is not a SOL-quoted platform config (a
- * stock-paired coin's amounts are stock atoms). Claims carry their coin's config (ClickHouse
- * migration 0013), so the treasury's reads filter on it; the market board's rows do not:
- * STOCK_MINTS names those coins in a subquery of the read that needs them.
+ * Postgres) and, from lamport sums, stock-paired coins, whose amounts are stock atoms. Claims
+ * carry their coin's config (ClickHouse migration 0013), so the treasury's reads leave out
+ * those of stock-paired configs (a coin the directory does not know, or of a config the
+ * registry does not know, counts as SOL-quoted). The market board's sums (volumes, market cap)
+ * count the coins of SOL-quoted platform configs: NOT_SOL_MINTS names the others in a
+ * subquery of the read that needs them.
  */
-export const STOCK_MINTS = (deps: PublicDeps) =>
+export const NOT_SOL_MINTS = (deps: PublicDeps) =>
   `(SELECT DISTINCT mint FROM agent_directory ${solConfigs(deps).length ? "WHERE config NOT IN {sol:Array(String)}" : ""})`;
 
 /**

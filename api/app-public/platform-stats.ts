@@ -9,9 +9,9 @@
 import { formatUnits, lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { hiddenMints } from "../public/feed-service";
-import { HOLDERS_TOTAL, SMALL_READ, STOCK_MINTS, agentsLive, solConfigs } from "./platform-reads";
+import { HOLDERS_TOTAL, NOT_SOL_MINTS, SMALL_READ, agentsLive, solConfigs } from "./platform-reads";
 
-type Counts = { day: string; all: string; fees: string; hidden_day: string; hidden_all: string; hidden_fees: string; holders: string | null; stock: string[] };
+type Counts = { day: string; all: string; fees: string; hidden_day: string; hidden_all: string; hidden_fees: string; holders: string | null; not_sol: string[] };
 
 export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
   const since = Math.floor(nowMs / 1000) - 86400;
@@ -23,7 +23,7 @@ export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
     // trades of all time and fees from the hourly rollup, the last 24 h (whole minutes) from the minute one
     deps.ch.query<Counts>(
       `SELECT
-         (SELECT groupArray(mint) FROM ${STOCK_MINTS(deps)}) AS stock,
+         (SELECT groupArray(mint) FROM ${NOT_SOL_MINTS(deps)}) AS not_sol,
          (SELECT toString(sum(trades)) FROM platform_minute WHERE minute >= toDateTime({since:UInt32}, 'UTC')) AS day,
          (SELECT toString(sum(trades)) FROM fees_1h) AS all,
          (SELECT toString(sum(trading_fee + protocol_fee + referral_fee)) FROM fees_1h WHERE config IN {sol:Array(String)}) AS fees,
@@ -38,7 +38,7 @@ export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
     solUsdNow(deps),
   ]);
   const c = counts[0]!;
-  const out = new Set([...hidden, ...c.stock]);
+  const out = new Set([...hidden, ...c.not_sol]);
   const shown = rows.filter((r) => !r.hidden && !hidden.includes(r.mint));
   const lamportRows = shown.filter((r) => !out.has(r.mint));
   const sum = (f: (r: (typeof rows)[number]) => bigint) => lamportRows.reduce((s, r) => s + f(r), 0n);

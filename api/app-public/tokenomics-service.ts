@@ -17,7 +17,7 @@
  */
 import type { PublicDeps } from "../public/agents-service";
 import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
-import { PLATFORM_CLAIM, SMALL_READ, solConfigs, treasuryOf, treasurySet } from "./platform-reads";
+import { PLATFORM_CLAIM, SMALL_READ, stockConfigs, treasuryOf, treasurySet } from "./platform-reads";
 
 export const RECENT_TOKENOMICS = 20;
 
@@ -30,13 +30,13 @@ type Totals = {
 export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
   const t = treasuryOf(deps);
   const mint = t.platformTokenMint;
-  const p = { treasury: treasurySet(deps), sol: solConfigs(deps), mint: mint ?? "", recent: RECENT_TOKENOMICS };
+  const p = { treasury: treasurySet(deps), stock: stockConfigs(deps), mint: mint ?? "", recent: RECENT_TOKENOMICS };
   const [totals, paid] = await Promise.all([
-    // the platform's claims (of SOL-quoted coins), payouts and buybacks from the treasury's sums, the platform token's burns
+    // the platform's claims (of coins not stock-paired), payouts and buybacks from the treasury's sums, the platform token's burns
     // and supply by key, the newest buybacks (the treasury's flows are keyed by time), the payouts classified otherwise since
     deps.ch.query<Totals>(
       `SELECT
-         ${TREASURY_SUMS(`(kind = 'claim' AND config IN {sol:Array(String)} AND ${PLATFORM_CLAIM}) OR kind IN ('paid', 'flow')`)},
+         ${TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND ${PLATFORM_CLAIM}) OR kind IN ('paid', 'flow')`)},
          (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
          (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply,
          (SELECT groupArray((toUnixTimestamp(at), toString(lamports), toString(atoms), signature)) FROM (

@@ -19,8 +19,8 @@
 
 -- Fee claims with their USD and their coin's config (the directory's when the claim is
 -- stored: the sink mirrors a coin's directory row before any of its facts; '' when none),
--- keyed by coin. Lamport sums count only claims of coins whose config is quoted in SOL (a
--- stock-paired coin's amounts are stock atoms).
+-- keyed by coin. Lamport sums leave out the claims of stock-paired coins (made on a config
+-- paired with a stock: their amounts are stock atoms).
 CREATE TABLE IF NOT EXISTS fee_claims_usd (
   mint String,
   slot UInt64,
