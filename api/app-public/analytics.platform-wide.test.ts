@@ -8,7 +8,7 @@
  * row, ours and theirs, and applies the definitions of api/README.md. USD: each claim's and
  * transfer's price is fixed when it is stored (whichever prices other files had written
  * then), so the ledger takes each row's stored USD (`fee_claims_usd`, `treasury_transfers`);
- * read-models.integration.test.ts checks how rows are priced.
+ * read-models.platform-wide.test.ts checks how rows are priced.
  */
 import { describe, expect, test, beforeAll, afterAll } from "bun:test";
 import { randomBytes } from "node:crypto";
