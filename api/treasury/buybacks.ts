@@ -20,6 +20,7 @@ import { readJson } from "../launches/body";
 import { SIGNED_IN_CORS } from "../auth";
 import { parseAll } from "../app-public";
 import { MintParam, parseBody } from "../daemons/model";
+import { lamportsIn, Ref } from "./model";
 import { signedIn, type Authenticate } from "../daemons/operator";
 import { intInRange } from "../public/model";
 import { operatorAgent } from "../daemons/service";
@@ -29,24 +30,12 @@ import type { Sql } from "../../infra/postgres";
 
 export { BUYBACK_MAX_LAMPORTS };
 export const DEFAULT_SLIPPAGE_BPS = 100;
-const REF = /^[A-Za-z0-9._:-]{1,64}$/;
-
-/** Lamports as a decimal string (the API's convention) or a safe integer. */
-const lamports = v.pipe(
-  v.union([v.string(), v.number()], "must be lamports: a whole number, as a decimal string"),
-  v.metadata({ description: `lamports, a decimal string (a safe JSON integer is accepted): 1 to 0.5 SOL (${BUYBACK_MAX_LAMPORTS})`, examples: ["100000000"] }),
-  v.transform((x) => (typeof x === "number" ? (Number.isSafeInteger(x) ? String(x) : "x") : x)),
-  v.regex(/^\d{1,20}$/, "must be lamports: a whole number, as a decimal string"),
-  v.transform((s) => BigInt(s)),
-  v.check((l) => l > 0n, "must be more than 0"),
-  v.check((l) => l <= BUYBACK_MAX_LAMPORTS, `a buyback is at most 0.5 SOL (${BUYBACK_MAX_LAMPORTS} lamports)`),
-);
 
 export const BuybackBody = v.strictObject({
-  lamports,
+  lamports: lamportsIn(1n, BUYBACK_MAX_LAMPORTS, { max: "0.5 SOL per buyback", min: "1 lamport" }),
   slippageBps: v.optional(v.pipe(v.number("must be an integer from 0 to 10000"), v.integer("must be an integer from 0 to 10000"), v.minValue(0, "must be an integer from 0 to 10000"), v.maxValue(10_000, "must be an integer from 0 to 10000")), DEFAULT_SLIPPAGE_BPS),
   burn: v.optional(v.boolean("must be true or false"), false),
-  ref: v.optional(v.pipe(v.string("must be a string"), v.regex(REF, "must be 1-64 letters, digits, '.', '_', ':' or '-'"))),
+  ref: v.optional(Ref),
 });
 export type BuybackRequest = v.InferOutput<typeof BuybackBody>;
 

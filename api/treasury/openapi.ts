@@ -24,7 +24,7 @@ Refusals of execute, in order: CAPABILITY_MISSING (\`reward.airdrop\`), VAULT_KE
 Shares are pro rata by balance; shares below the minimum payout are folded into the others.`;
 
 const BUYBACK = `\`lamports\` (a decimal string; a safe JSON integer is accepted) 1 to 500,000,000 (0.5 SOL); \`slippageBps\` 0-10,000 (default 100); \
-\`burn\` (default false): burn what the swap received; \`ref\` 1-64 of \`A-Z a-z 0-9 . _ : -\` (default: a new one). Every problem of the body is in one 400. \
+\`burn\` (default false): burn what the swap received; \`ref\` 1-128 of \`A-Z a-z 0-9 . _ : -\` (default: a new one). Every problem of the body is in one 400. \
 The same request with its \`ref\` again answers \`queued: false\` and queues nothing; another request with it is 409 REF_REUSED. \
 Then, in order, before anything is written: VAULT_KEY_MISSING; the pool's read (503 without a chain, 502 when it fails); NOT_SOL_QUOTED (a stock-paired coin); \
 CURVE_COMPLETE (the curve is full and waits to migrate), SWAP_DISABLED (a DAMM v2 pool not taking swaps yet) or 400 on \`lamports\` (more than the pool can fill); \
