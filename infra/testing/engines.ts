@@ -29,30 +29,16 @@ export async function stopTestEngines(): Promise<void> {
  * removes the folder. For tests (through testEngines) and benchmarks.
  */
 export async function freshEngines(prefix: string, poolSize = 10): Promise<TestEngines & { stop(): Promise<void> }> {
-  const pg = await freshPostgres(prefix, poolSize);
-  const ch = await createChdb(join(pg.dir, "clickhouse"));
-  await migrateClickhouse(ch, createLogger("warn"), pg.sql);
-  return { ...pg, ch };
-}
-
-/**
- * An embedded Postgres of its own, migrated, beside the shared chDB (one per process): for a
- * test whose Postgres state is global (e.g. the platform-token budget), so no other test file
- * may add to it. `stop` stops this Postgres and removes its folder; chDB stays shared.
- */
-export async function ownPostgresSharedChdb(prefix: string): Promise<TestEngines & { stop(): Promise<void> }> {
-  const shared = await testEngines();
-  const pg = await freshPostgres(prefix);
-  return { ...pg, ch: shared.ch };
-}
-
-async function freshPostgres(prefix: string, poolSize = 10) {
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   chmodSync(dir, 0o755); // the embedded Postgres runs as the postgres user when run as root
-  const pg = await startEmbeddedPostgres(join(dir, "postgres"), createLogger("warn"));
+  const log = createLogger("warn");
+  const pg = await startEmbeddedPostgres(join(dir, "postgres"), log);
   const sql = connectSql(pg.url, poolSize);
-  await migratePostgres(sql, createLogger("warn"));
+  const ch = await createChdb(join(dir, "clickhouse"));
+  await migratePostgres(sql, log);
+  await migrateClickhouse(ch, log, sql);
   return {
+    ch,
     sql,
     dir,
     pgUrl: pg.url,

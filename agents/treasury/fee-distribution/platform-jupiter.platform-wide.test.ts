@@ -2,13 +2,14 @@
  * The platform-token budget when PLATFORM_TOKEN_MINT is not a platform coin: bought through
  * Jupiter's Swap API (the loopback Jupiter API test double, which builds real v0 swap
  * transactions) and burned, by the job's tick and the real payment executor on the loopback
- * RPC test double (its landed effects from the program-effects test double). Its own Postgres
- * (chDB is shared, one per process): the budget is every run's, so no other test file may add to it.
+ * RPC test double (its landed effects from the program-effects test double). A platform-wide
+ * test (npm test runs it in a process of its own, so with engines of its own): the budget is every
+ * run's, so no other test file may add to it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { ownPostgresSharedChdb, type TestEngines } from "../../../infra/testing/engines";
+import { testEngines, type TestEngines } from "../../../infra/testing/engines";
 import { startRpcTestDouble } from "../../../infra/testing/rpc-double";
 import { startJupiterApiTestDouble, JUPITER_PROGRAM_ID } from "../../../infra/testing/jupiter-api-double";
 import { createSolanaRpc } from "../../../infra/solana-rpc";
@@ -35,7 +36,7 @@ const RATE = { num: 7n, den: 3n }; // 7 atoms for 3 lamports
 const lines: string[] = [];
 const log = createLogger("debug", {}, (line) => void lines.push(line));
 
-let engines: TestEngines & { stop(): Promise<void> };
+let engines: TestEngines;
 let rpc: ReturnType<typeof startRpcTestDouble>;
 let jup: ReturnType<typeof startJupiterApiTestDouble>;
 /** the client the job and the builder use: Jupiter's double, or (`unreachable`) a port nothing listens on */
@@ -66,7 +67,7 @@ const settled = async () => (await engines.sql`SELECT 1 FROM platform_buybacks W
 const distinctSent = () => [...new Set(rpc.sent.map((s) => s.signature))];
 
 beforeAll(async () => {
-  engines = await ownPostgresSharedChdb("jupiter-buyback");
+  engines = await testEngines();
   rpc = startRpcTestDouble();
   const mint = new Uint8Array(82);
   mint[44] = 6; // decimals
@@ -98,7 +99,6 @@ beforeAll(async () => {
 afterAll(async () => {
   rpc?.stop();
   jup?.stop();
-  await engines?.stop();
 });
 
 describe("the platform-token budget through Jupiter (the platform token is no platform coin)", () => {
