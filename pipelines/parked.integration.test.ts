@@ -23,7 +23,7 @@ const key = (sig: string) => ({ signature: sig, ix: 0, inner: -1, slot: SLOT, bl
 const dammTrade = (pool: string): Trade => ({
   ...key(signature()), kind: "trade", venue: "damm_v2", pool, config: "", mint: "", quoteMint: "So11111111111111111111111111111111111111112",
   side: "buy", trader: address(), amountQuote: 1_000_000n, amountBase: 5_000n, sqrtPrice: 1n << 64n, quoteReserve: 0n,
-  migrationThreshold: 0n, tradingFee: 0n, protocolFee: 0n, referralFee: 0n,
+  migrationThreshold: 0n, tradingFee: 0n, protocolFee: 0n, referralFee: 0n, feesIn: "quote",
 });
 
 async function setUp(parkedMaxAgeMs?: number) {

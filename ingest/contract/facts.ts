@@ -55,6 +55,14 @@ export type Trade = FactKey & {
   tradingFee: bigint;
   protocolFee: bigint;
   referralFee: bigint;
+  /**
+   * The token the three fees are in: "quote" (lamports for a SOL-quoted coin) or "base" (the
+   * coin's atoms). A sell always pays in quote (its output). A buy pays on its input (quote)
+   * when the pool collects fees in the quote token, and on its output (base) when it collects
+   * them in the output token (DBC collect_fee_mode 1, DAMM v2 collect_fee_mode 0). A trade
+   * without fees says "quote". See feesIn() in ingest/decoders/fee-currency.ts.
+   */
+  feesIn: "quote" | "base";
 };
 
 /** The curve reached its migration threshold (EvtCurveComplete). */

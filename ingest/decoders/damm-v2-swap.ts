@@ -4,6 +4,7 @@
  * EvtSwap the current IDL no longer knows; those land in `unknown`.
  */
 import type { Trade } from "../contract/facts";
+import { feesIn } from "./fee-currency";
 import { DAMM_V2 } from "./program-coder";
 import {
   account,
@@ -46,6 +47,9 @@ function decodeSwap2(ev: any, site: Site): void {
     tradingFee: r.claiming_fee,
     protocolFee: r.protocol_fee,
     referralFee: r.referral_fee,
+    // the event's collect_fee_mode says the same (0 = BothToken: a buy pays in token A); the
+    // amounts are the rule of every swap event (fee-currency.ts)
+    feesIn: feesIn(side, r.excluded_fee_input_amount < amountIn, r.claiming_fee + r.protocol_fee + r.referral_fee + r.compounding_fee),
   };
   site.out.facts.push(fact);
 }

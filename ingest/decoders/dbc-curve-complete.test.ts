@@ -67,6 +67,7 @@ test("the buy that fills the curve: a trade, then EvtCurveComplete with the swap
     tradingFee: 80_000_000n,
     protocolFee: 20_000_000n,
     referralFee: 0n,
+    feesIn: "quote",
   };
   const curveComplete: CurveComplete = {
     ...KEY,

@@ -3,7 +3,7 @@ import type { Trade } from "../contract/facts";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
 import { decodeTransaction } from "./index";
 import { DBC } from "./program-coder";
-import { fixtureTx, programFacts } from "./testing";
+import { fixtureTx, patchEventInt, programFacts } from "./testing";
 
 const POOL = "6df83M2zCRgxqVvjpUKMo8GWmGtcb6ojbZiNwjMBnb1i";
 const CONFIG = "CUdxMBkGwYVJHmxBHpJcv2PLoYEULcVKFQGbiS8fahew";
@@ -34,6 +34,7 @@ const BUY: Trade = {
   tradingFee: 3_200_000n,
   protocolFee: 800_000n,
   referralFee: 0n,
+  feesIn: "quote",
 };
 
 const SELL: Trade = {
@@ -60,6 +61,7 @@ const SELL: Trade = {
   tradingFee: 3_763_188n,
   protocolFee: 940_797n,
   referralFee: 0n,
+  feesIn: "quote",
 };
 
 function dbcEvents(tx: Awaited<ReturnType<typeof fixtureTx>>): string[] {
@@ -102,6 +104,43 @@ describe("DBC swaps", () => {
       expect(programFacts(d)).toEqual([{ ...expected, inner: 2, quoteReserve: 0n, migrationThreshold: 0n }]);
       expect(d.errors).toEqual([]);
     }
+  });
+
+  // The fixtures' config collects fees in the quote token: the buy's fee came off its input
+  // (EvtSwap2 excluded_fee_input_amount 196000000 < included 200000000), so it is in lamports;
+  // the sell's came off its output (the two input amounts are equal), in lamports too.
+  test("fees in the quote token: the buy's came off its input, the sell's off its output", async () => {
+    const tx = await fixtureTx("dbc-buy.enhanced.json");
+    const ev = DBC.types.decode("EvtSwap2", tx.instructions[6]!.inner[3]!.data, 16);
+    expect([ev.swap_result.included_fee_input_amount, ev.swap_result.excluded_fee_input_amount]).toEqual([200_000_000n, 196_000_000n]);
+    expect((programFacts(decodeTransaction(tx))[0] as Trade).feesIn).toBe("quote");
+    const sell = await fixtureTx("dbc-sell.enhanced.json");
+    const evSell = DBC.types.decode("EvtSwap2", sell.instructions[3]!.inner[3]!.data, 16);
+    expect(evSell.swap_result.excluded_fee_input_amount).toBe(evSell.swap_result.included_fee_input_amount);
+    expect((programFacts(decodeTransaction(sell))[0] as Trade).feesIn).toBe("quote");
+  });
+
+  // A config with collect_fee_mode 1 (OutputToken, as the mainnet fee_in_both config) takes a
+  // buy's fee from its output: the whole input reaches the curve and the event says so
+  // (excluded = included; legacy EvtSwap: actual_input_amount = amount_in). The fixture buy
+  // with its input made whole: the fees are in the coin's atoms.
+  test("fees in the output token (collect_fee_mode 1): a buy whose whole input reached the curve paid its fees in the coin", async () => {
+    const tx = await fixtureTx("dbc-buy.enhanced.json");
+    // EvtSwap2 body: pool 32, config 32, trade_direction 1, has_referral 1, swap_parameters 17, then
+    // included_fee_input_amount (u64) and excluded_fee_input_amount (u64)
+    expect(patchEventInt(tx.instructions[6]!.inner[3]!.data, 91, 200_000_000n)).toBe(196_000_000n);
+    expect(programFacts(decodeTransaction(tx))).toEqual([{ ...BUY, feesIn: "base" }]);
+
+    // the legacy event alone: EvtSwap body: pool 32, config 32, trade_direction 1, has_referral 1,
+    // params (amount_in, minimum_amount_out) 16, then swap_result.actual_input_amount (u64)
+    const legacy = await fixtureTx("dbc-buy.enhanced.json");
+    legacy.instructions[6]!.inner.splice(3, 1);
+    expect(patchEventInt(legacy.instructions[6]!.inner[2]!.data, 82, 200_000_000n)).toBe(196_000_000n);
+    expect(programFacts(decodeTransaction(legacy))).toEqual([{ ...BUY, inner: 2, quoteReserve: 0n, migrationThreshold: 0n, feesIn: "base" }]);
+    // and unpatched, the legacy buy's fee came off its input
+    const legacyQuote = await fixtureTx("dbc-buy.enhanced.json");
+    legacyQuote.instructions[6]!.inner.splice(3, 1);
+    expect((programFacts(decodeTransaction(legacyQuote))[0] as Trade).feesIn).toBe("quote");
   });
 
   test("EvtSwap2 before EvtSwap still yields one trade, in execution order with other facts", async () => {

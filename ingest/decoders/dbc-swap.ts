@@ -4,6 +4,7 @@
  * decoded only when the transaction has no EvtSwap2 at all (which also saves their cost).
  */
 import type { DecodedTransaction, Trade } from "../contract/facts";
+import { feesIn } from "./fee-currency";
 import { DBC, decodeEventBody } from "./program-coder";
 import {
   account,
@@ -26,7 +27,8 @@ function side(direction: number): "buy" | "sell" {
   throw new DecodeError(`trade_direction ${direction}`);
 }
 
-function trade(ev: any, site: Site, amountIn: bigint, quoteReserve: bigint, threshold: bigint): Trade {
+/** `feesOnInput`: the event shows a fee taken from the input (fee-currency.ts). */
+function trade(ev: any, site: Site, amountIn: bigint, feesOnInput: boolean, quoteReserve: bigint, threshold: bigint): Trade {
   const parent = requireParent(site, SWAP_INSTRUCTIONS);
   const pool = ev.pool;
   requireSame("pool", pool, account(parent, "pool"));
@@ -51,6 +53,7 @@ function trade(ev: any, site: Site, amountIn: bigint, quoteReserve: bigint, thre
     tradingFee: r.trading_fee,
     protocolFee: r.protocol_fee,
     referralFee: r.referral_fee,
+    feesIn: feesIn(s, feesOnInput, r.trading_fee + r.protocol_fee + r.referral_fee),
   };
 }
 
@@ -62,8 +65,10 @@ function swap2(event: string): EventDecoder {
       // set before decoding: a malformed EvtSwap2 is an error, not a reason to fall back to EvtSwap
       site.state.sawDbcSwap2 = true;
       const ev = decodeEventBody(DBC, event, data);
-      const amountIn = ev.swap_result.included_fee_input_amount;
-      site.out.facts.push(trade(ev, site, amountIn, ev.quote_reserve_amount, ev.migration_threshold));
+      const r = ev.swap_result;
+      const amountIn = r.included_fee_input_amount;
+      const onInput = r.excluded_fee_input_amount < amountIn;
+      site.out.facts.push(trade(ev, site, amountIn, onInput, ev.quote_reserve_amount, ev.migration_threshold));
     },
   };
 }
@@ -83,7 +88,8 @@ export function settleLegacySwaps(out: DecodedTransaction, state: TxState): void
       // amount_in, not swap_result.actual_input_amount: the latter excludes a fee taken from
       // the input (a 0.2 SOL buy reports 0.196), while EvtSwap2's included_fee_input_amount
       // and the vault balance change are 0.2. The legacy event has no reserve or threshold.
-      out.facts.push(trade(ev, site, ev.amount_in, 0n, 0n));
+      // A fee taken from the input is what makes actual_input_amount less than amount_in.
+      out.facts.push(trade(ev, site, ev.amount_in, ev.swap_result.actual_input_amount < ev.amount_in, 0n, 0n));
     } catch (e) {
       out.errors.push({ ix: site.ix, inner: site.inner, message: `EvtSwap: ${errorMessage(e)}` });
     }

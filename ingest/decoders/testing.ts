@@ -90,3 +90,16 @@ export function syntheticTx(instructions: OuterInstruction[]): ChainTransaction 
 export function programFacts(d: { facts: Fact[] }): Fact[] {
   return d.facts.filter((f) => f.kind !== "sol_transfer" && f.kind !== "sol_balance" && f.kind !== "token_balance");
 }
+
+/**
+ * Overwrites a little-endian u64 (or, with `bytes` 1, a u8) of an event-CPI's data at `offset`
+ * from the start of the event body (after tag and discriminator): a fixture's event made into
+ * a variation without re-encoding it. Returns the value it replaced.
+ */
+export function patchEventInt(data: Uint8Array, offset: number, value: bigint, bytes: 1 | 8 = 8): bigint {
+  const view = new DataView(data.buffer, data.byteOffset + 16 + offset, bytes);
+  const old = bytes === 8 ? view.getBigUint64(0, true) : BigInt(view.getUint8(0));
+  if (bytes === 8) view.setBigUint64(0, value, true);
+  else view.setUint8(0, Number(value));
+  return old;
+}

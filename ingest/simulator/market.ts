@@ -143,7 +143,9 @@ export class Market {
       feeClaimerQuoteAta: r.address(),
       dammConfig: r.address(),
       dammFeeNumerator: BigInt(migratedFeeBps(option, cfg.migratedPoolFeeBps)) * 100_000n,
-      dammCollectFeeMode: option === 6 ? cfg.migratedCollectFeeMode : 1,
+      // DBC's migrated_collect_fee_mode (0 QuoteToken, 1 OutputToken) as the DAMM v2 pool's mode
+      // (the program's to_dammv2_collect_fee_mode: 0 -> 1 OnlyB, 1 -> 0 BothToken); fixed options: OnlyB
+      dammCollectFeeMode: option === 6 && cfg.migratedCollectFeeMode === 1 ? 0 : 1,
       partnerLiquidityPct: partner + creator === 0 ? 100 : partner,
       creatorLiquidityPct: creator,
     };

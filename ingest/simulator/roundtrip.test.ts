@@ -85,6 +85,28 @@ test("a config that gives the creator migrated liquidity: two positions, both ow
   expect(owners.size).toBeGreaterThan(1);
 });
 
+// The fee currency: the simulator charges each swap as its pool's collect fee mode says and means
+// the trade's feesIn from that mode; the decoder reads it from the swap event's amounts alone.
+// One config collects in the quote token (DBC collect_fee_mode 0), the others in the output token
+// (the mainnet fee_in_both config, 1), and their graduated pools in both tokens (DAMM v2 BothToken,
+// from migrated_collect_fee_mode 1 OutputToken): every currency of every venue is decoded as meant,
+// with the legacy EvtSwap and without.
+test("fees in both currencies: each trade's fee currency as its pool's collect fee mode charges it", () => {
+  const configs = fixtureSimConfigs(9).map((c, i) => ({
+    ...c,
+    poolConfig: { ...(c.poolConfig as object), collect_fee_mode: i === 0 ? 0 : 1, migration_fee_option: 6, migrated_collect_fee_mode: 1, migrated_pool_fee_bps: 100 },
+  }));
+  for (const legacy of [true, false]) {
+    const { st, decoded } = run(9, 6000, legacy, configs);
+    const facts = decoded.flatMap(({ d }) => d.facts.map(strip));
+    expect(decoded.every(({ d }) => d.errors.length === 0 && d.unknown.length === 0)).toBe(true);
+    const [got, meant] = comparable(facts, st.intents!);
+    expect(got).toEqual(meant);
+    const kinds = new Set(facts.flatMap((f) => (f.kind === "trade" ? [`${f.venue} ${f.side} ${f.feesIn}`] : [])));
+    expect([...kinds].sort()).toEqual(["damm_v2 buy base", "damm_v2 sell quote", "dbc buy base", "dbc buy quote", "dbc sell quote"]);
+  }
+});
+
 describe("simulated payloads through normalize + decode", () => {
   const { txs, st, decoded } = run(21, 8000, true);
 

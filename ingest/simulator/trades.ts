@@ -107,6 +107,8 @@ export function recordDbcSwap(m: Market, signature: string, ix: number, p: PoolS
     side: buy ? "buy" : "sell", trader, amountQuote: buy ? inAmt : out, amountBase: buy ? out : inAmt,
     sqrtPrice: s.nextSqrtPrice, quoteReserve: s.quoteReserve, migrationThreshold: p.curve.threshold,
     tradingFee: s.tradingFee, protocolFee: s.protocolFee, referralFee: s.referralFee,
+    // the config's collect_fee_mode, not the event: 1 (OutputToken) charges a buy in the coin
+    feesIn: buy && p.config.cfg.collectFeeMode === 1 && s.tradingFee + s.protocolFee + s.referralFee > 0n ? "base" : "quote",
   });
   if (s.completed) {
     p.phase = "complete";
@@ -122,6 +124,8 @@ export function recordDammSwap(m: Market, signature: string, ix: number, p: Pool
     kind: "trade", signature, ix, venue: "damm_v2", pool: p.damm!.pool, config: "", mint: p.mint, quoteMint: p.config.quoteMint,
     side: buy ? "buy" : "sell", trader, amountQuote: buy ? sw.amountIn : sw.output, amountBase: buy ? sw.output : sw.amountIn,
     sqrtPrice: sw.nextSqrtPrice, quoteReserve: sw.reserveB, migrationThreshold: 0n, tradingFee: sw.claimingFee, protocolFee: sw.protocolFee, referralFee: 0n,
+    // the pool's collect fee mode: 0 (BothToken) charges a buy in token A, the coin
+    feesIn: buy && p.config.dammCollectFeeMode === 0 && sw.claimingFee + sw.protocolFee > 0n ? "base" : "quote",
   });
 }
 
