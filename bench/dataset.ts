@@ -73,7 +73,8 @@ export async function loadTrades(ch: ClickHouse, opts: { offset: number; count: 
          100000000000 AS migration_threshold,
          200000 AS trading_fee, 50000 AS protocol_fee, 0 AS referral_fee,
          6 AS base_decimals,
-         0.00000003 * (1 + (number % 1000) / 100) AS price_sol
+         0.00000003 * (1 + (number % 1000) / 100) AS price_sol,
+         0 AS fee_in_base
        FROM numbers({start:UInt64}, {n:UInt64})`,
       { agents: opts.agents, total: opts.total, days: opts.days, config: opts.config, start, n },
     );

@@ -14,6 +14,8 @@ export type TradeRow = FactRowKey & {
   mint: string; venue: Venue; pool: string; config: string; quote_mint: string; side: "buy" | "sell"; trader: string;
   amount_quote: bigint; amount_base: bigint; sqrt_price: bigint; quote_reserve: bigint; migration_threshold: bigint;
   trading_fee: bigint; protocol_fee: bigint; referral_fee: bigint; base_decimals: number; price_sol: number;
+  /** 1: the three fees are in the coin's atoms (a buy charged on its output); 0: in quote atoms */
+  fee_in_base: 0 | 1;
 };
 export type PoolEventRow = FactRowKey & {
   mint: string; kind: "pool_created" | "curve_complete" | "migration"; pool: string; config: string; quote_mint: string;
@@ -98,6 +100,7 @@ export function toRows(facts: readonly Fact[], configOf: (f: Fact) => PlatformCo
           referral_fee: f.referralFee,
           base_decimals: baseDecimals,
           price_sol: priceFromSqrt(f.sqrtPrice, baseDecimals, cfg?.quote.decimals ?? 9),
+          fee_in_base: f.feesIn === "base" ? 1 : 0,
         });
         break;
       }

@@ -2,7 +2,8 @@
  * GET /v1/analytics/overview?range=24h|7d|30d|all. Every figure is read from rollups and
  * read models kept at write time (ClickHouse migrations 0011 and 0013), never a scan of
  * the trades (hidden coins' own trades excepted: a handful of coins, read by their key and
- * taken off the totals; likewise stock-paired coins' claims).
+ * taken off the totals; likewise stock-paired coins' claims). Fee sums are lamports: only the
+ * fees of trades charged in the quote token (`fee_in_base` = 0, ClickHouse migration 0014).
  *
  * Windows are whole hours: `24h` is the hour in progress and the 23 before it (7d: 168
  * hours, 30d: 720), `all` has no start. Claims and payouts in the window are those at or
@@ -75,7 +76,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     deps.ch.query<Figures>(
       `SELECT
          (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
-         ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
+         ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, if(fee_in_base = 1, 0, trading_fee) AS trading_fee, if(fee_in_base = 1, 0, protocol_fee) AS protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
          (${HOLDERS_TOTAL(hidden)}) AS holders,
          ${TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`)},
          ${MOVED},

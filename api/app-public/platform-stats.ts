@@ -4,7 +4,8 @@
  * in-memory market board; trade counts, fees and holders from ClickHouse rollups, in one
  * read (a few rows per hour or minute, one per coin for holders; hidden coins' own trades,
  * read by their key, are taken off). Lamport sums cover coins quoted in SOL; a stock-paired
- * coin's amounts are stock atoms and are left out of them.
+ * coin's amounts are stock atoms and are left out of them; so are the fees a buy paid in the coin
+ * itself (`fee_in_base`, ClickHouse migration 0014: the rollups sum quote-currency fees only).
  */
 import { formatUnits, lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
@@ -29,7 +30,7 @@ export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
          (SELECT toString(sum(trading_fee + protocol_fee + referral_fee)) FROM fees_1h WHERE config IN {sol:Array(String)}) AS fees,
          ${ofHidden("toString(countIf(toStartOfMinute(at) >= toDateTime({since:UInt32}, 'UTC')))")} AS hidden_day,
          ${ofHidden("toString(count())")} AS hidden_all,
-         ${ofHidden("toString(sumIf(toUInt128(trading_fee) + protocol_fee + referral_fee, config IN {sol:Array(String)}))")} AS hidden_fees,
+         ${ofHidden("toString(sumIf(toUInt128(trading_fee) + protocol_fee + referral_fee, config IN {sol:Array(String)} AND fee_in_base = 0))")} AS hidden_fees,
          (${HOLDERS_TOTAL(hidden)}) AS holders
        ${SMALL_READ}`,
       { since, hidden, sol },

@@ -27,6 +27,7 @@ import { readFileSync, writeFileSync, existsSync } from "node:fs";
 const SEED = 23;
 // the stock config quotes in a tokenized stock of 8 decimals (the fixture PoolConfig quotes in wrapped SOL)
 const STOCK_MINT = "XsbEhLAtcf6HdfpFZ5xEMdqW8nfAvcsP5bdudRLJzJp";
+const WSOL = "So11111111111111111111111111111111111111112";
 const configs = fixtureSimConfigs(SEED).map((c) =>
   c.role === "stock" ? { ...c, quoteDecimals: 8, poolConfig: { ...(c.poolConfig as object), quote_mint: new PublicKey(STOCK_MINT) } } : c,
 );
@@ -131,6 +132,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe("trade export: formats and the Data API's figures", () => {
   test("NDJSON of a coin: every trade of the Data API, oldest first, with the same figures, and the engine's fees", async () => {
     let checkedStock = 0;
+    const feeMints = { coin: 0, quote: 0 };
     for (const mint of mints) {
       const { res, bytes } = await get(`/v1/public/exports/trades?mint=${mint}&format=ndjson`);
       expect(res.status).toBe(200);
@@ -161,10 +163,17 @@ describe("trade export: formats and the Data API's figures", () => {
         }
         expect([r.trading_fee, r.protocol_fee, r.referral_fee, r.pool, r.venue]).toEqual([fees[i]!.t, fees[i]!.p, fees[i]!.r, fees[i]!.pool, fees[i]!.venue]);
         expect(["dbc", "damm_v2"]).toContain(r.venue as string);
+        // the simulated configs collect fees in the output token on the curve (collect_fee_mode 1: a buy pays in the
+        // coin) and in token B after graduation (DAMM v2 OnlyB): fees are in the coin exactly for curve buys that paid any
+        const inCoin = r.side === "buy" && r.venue === "dbc" && BigInt(fees[i]!.t) + BigInt(fees[i]!.p) + BigInt(fees[i]!.r) > 0n;
+        expect(r.fee_mint).toBe(inCoin ? mint : a.quote ? STOCK_MINT : WSOL);
+        feeMints[inCoin ? "coin" : "quote"]++;
       });
     }
     // the simulated platform has a stock-paired config: its trades carry the stock quote
     expect(checkedStock).toBeGreaterThan(0);
+    expect(feeMints.coin).toBeGreaterThan(0);
+    expect(feeMints.quote).toBeGreaterThan(0);
   });
 
   test("CSV and Parquet hold the NDJSON export's rows, row for row; Parquet read back by the engine's own reader", async () => {
@@ -196,12 +205,16 @@ describe("trade export: formats and the Data API's figures", () => {
       const rows = parseNdjson(text(bytes));
       const hiddenNow = (await p.engines.sql<{ mint: string }[]>`SELECT mint FROM agents WHERE hidden`).map((r) => r.mint);
       expect(hiddenNow).toContain(hidden);
-      const stored = await p.engines.ch.query<{ signature: string; slot: number; mint: string }>(
-        `SELECT signature, slot, mint FROM trades WHERE slot BETWEEN {f:UInt64} AND {u:UInt64} AND mint NOT IN {h:Array(String)}
+      // the fees' mint as the simulated configs charge them (the coin for curve buys that paid fees)
+      const stored = await p.engines.ch.query<{ signature: string; slot: number; mint: string; fee_mint: string }>(
+        `SELECT signature, slot, mint,
+           if(side = 'buy' AND venue = 'dbc' AND toUInt128(trading_fee) + protocol_fee + referral_fee > 0, mint, quote_mint) AS fee_mint
+         FROM trades WHERE slot BETWEEN {f:UInt64} AND {u:UInt64} AND mint NOT IN {h:Array(String)}
          ORDER BY slot, signature, ix, inner SETTINGS output_format_json_quote_64bit_integers = 0`,
         { f: simFrom.toString(), u: until, h: hiddenNow },
       );
-      expect(rows.map((r) => [r.signature, r.slot, r.mint])).toEqual(stored.map((s) => [s.signature, s.slot, s.mint]));
+      expect(rows.map((r) => [r.signature, r.slot, r.mint, r.fee_mint])).toEqual(stored.map((s) => [s.signature, s.slot, s.mint, s.fee_mint]));
+      expect(new Set(rows.map((r) => r.fee_mint === r.mint))).toEqual(new Set([true, false]));
       expect(rows.some((r) => r.mint === hidden)).toBe(false);
       const notFound = await p.call(`/v1/public/exports/trades?mint=${hidden}`);
       expect(notFound.status).toBe(404);
@@ -284,10 +297,10 @@ describe("trade export: bulk, concurrent writes, disconnects and the limit per c
   const insertBulk = (from: bigint, n: number, tag: string) =>
     p.engines.ch.command(
       `INSERT INTO trades (mint, slot, signature, ix, inner, at, venue, pool, config, quote_mint, side, trader, amount_quote, amount_base, sqrt_price,
-         quote_reserve, migration_threshold, trading_fee, protocol_fee, referral_fee, base_decimals, price_sol)
+         quote_reserve, migration_threshold, trading_fee, protocol_fee, referral_fee, base_decimals, price_sol, fee_in_base)
        SELECT {mint:String}, {from:UInt64} + intDiv(number, 3), concat({tag:String}, toString(number)), toUInt16(number % 2), toInt16(-1),
          toDateTime('2020-01-01 00:00:00', 'UTC'), 'dbc', 'BulkPool', 'cfg', 'So11111111111111111111111111111111111111112', if(number % 2 = 0, 'buy', 'sell'),
-         'BulkTrader', 1000000000 + number, 5000000 + number, 0, 0, 0, number % 7, 0, 0, 6, 0.2
+         'BulkTrader', 1000000000 + number, 5000000 + number, 0, 0, 0, number % 7, 0, 0, 6, 0.2, 0
        FROM numbers({n:UInt32})`,
       { mint: bulkMint, from: from.toString(), n, tag },
     );
@@ -344,7 +357,7 @@ describe("trade export: bulk, concurrent writes, disconnects and the limit per c
     expect(rows[0]).toEqual({
       signature: "bulk0", slot: Number(base), ix: 0, inner: -1, time: "2020-01-01T00:00:00.000Z", mint: bulkMint, pool: "BulkPool", venue: "dbc",
       side: "buy", trader: "BulkTrader", amount_sol: "1", amount_token: "5", price_sol: 0.2, trading_fee: "0", protocol_fee: "0", referral_fee: "0",
-      quote_mint: null, quote_symbol: null, quote_amount: null,
+      quote_mint: null, quote_symbol: null, quote_amount: null, fee_mint: WSOL,
     });
     const next = await get(`/v1/public/exports/trades?from=${until + 1n}&format=ndjson`);
     const late = parseNdjson(text(next.bytes));

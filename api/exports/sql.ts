@@ -8,7 +8,7 @@ import type { QuoteInfo } from "../../ingest/contract/configs";
 /** The export's columns, in order (api/README.md documents each). */
 export const EXPORT_COLUMNS = [
   "signature", "slot", "ix", "inner", "time", "mint", "pool", "venue", "side", "trader", "amount_sol", "amount_token", "price_sol",
-  "trading_fee", "protocol_fee", "referral_fee", "quote_mint", "quote_symbol", "quote_amount",
+  "trading_fee", "protocol_fee", "referral_fee", "quote_mint", "quote_symbol", "quote_amount", "fee_mint",
 ] as const;
 
 /** What one export reads: the coin (null = every public coin), the slots, optional times (ms; `toMs` excluded). */
@@ -42,7 +42,7 @@ export function exportQuery(range: ExportRange, stocks: QuoteInfo[]): { sql: str
       ${units("t.amount_quote", "quote_decimals")} AS amount_sol, ${units("t.amount_base", "t.base_decimals")} AS amount_token,
       t.price_sol AS price_sol, toString(t.trading_fee) AS trading_fee, toString(t.protocol_fee) AS protocol_fee, toString(t.referral_fee) AS referral_fee,
       if(stock = 0, NULL, t.quote_mint) AS quote_mint, if(stock = 0, NULL, {stock_symbols:Array(String)}[stock]) AS quote_symbol,
-      if(stock = 0, NULL, toString(t.amount_quote)) AS quote_amount
+      if(stock = 0, NULL, toString(t.amount_quote)) AS quote_amount, if(t.fee_in_base = 1, t.mint, t.quote_mint) AS fee_mint
     FROM ${range.mint ? "trades" : "trades_by_slot"} AS t
     WHERE ${where.join(" AND ")}
     ORDER BY t.slot, t.signature, t.ix, t.inner`;

@@ -26,7 +26,7 @@ function trade(mint: string, o: Record<string, unknown> = {}) {
     mint, slot: 1000n + BigInt(i), signature: `sig-${mint}-${i}`, ix: 0, inner: -1, at: "2024-01-01 00:00:30",
     venue: "curve", pool: "pool", config: "cfg", quote_mint: "So11111111111111111111111111111111111111112", side: "buy", trader: "trader",
     amount_quote: 1_000n, amount_base: 5_000n, sqrt_price: 1n << 64n, quote_reserve: 1n, migration_threshold: 2n,
-    trading_fee: 0n, protocol_fee: 0n, referral_fee: 0n, base_decimals: 6, price_sol: 0.5, ...o,
+    trading_fee: 0n, protocol_fee: 0n, referral_fee: 0n, base_decimals: 6, price_sol: 0.5, fee_in_base: 0, ...o,
   };
 }
 const mintOf = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}`;
