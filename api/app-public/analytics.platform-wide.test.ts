@@ -31,15 +31,27 @@ const STATS_KEYS = ["agentsLive", "at", "coins", "feesAllSol", "graduated", "hol
 const OVERVIEW_KEYS = ["at", "creatorRewards", "feeSplit", "range", "recentPayouts", "revenue", "topEarners", "totals"];
 const TOKENOMICS_KEYS = ["at", "platformTokenMint", "platformTokenSupply", "recentBuybacks", "recentCreatorPayouts", "split", "totals"];
 
+const SIM_CONFIGS = fixtureSimConfigs(SEED, { creatorTradingFeePercentage: 37 });
+/**
+ * The token each trade's fees are in (api/README.md, "Fee currency"), from the configs this file plays:
+ * the mainnet fee_in_both PoolConfig collects in the output token (DBC collect_fee_mode 1: a buy that
+ * pays fees pays them in the coin); the DAMM v2 pools its coins graduate to collect in token B only
+ * (migration_fee_option below 6: OnlyB), so their fees are lamports.
+ */
+const CURVES_CHARGING_THE_COIN = new Set(SIM_CONFIGS.filter((c) => (c.poolConfig as { collect_fee_mode: number }).collect_fee_mode === 1).map((c) => c.address));
+const feesInCoin = (t: { venue: string; side: string; config: string; tf: string; pf: string; rf: string }) =>
+  t.venue === "dbc" && t.side === "buy" && CURVES_CHARGING_THE_COIN.has(t.config) && BigInt(t.tf) + BigInt(t.pf) + BigInt(t.rf) > 0n;
+
 type Platform = Awaited<ReturnType<typeof testPlatform>>;
 type Ch = Platform["engines"]["ch"];
 
 /** Everything the definitions read, straight from the fact tables (no rollup, no view). */
 async function readLedger(p: Platform) {
   const ch = p.engines.ch;
-  const [trades, claims, flows, burns, holders, prices, directory, migrations, agents, claimUsd, transferUsd] = await Promise.all([
-    ch.query<{ mint: string; config: string; t: number; q: string; tf: string; pf: string; rf: string }>(
-      "SELECT mint, config, toUnixTimestamp(at) AS t, toString(amount_quote) AS q, toString(trading_fee) AS tf, toString(protocol_fee) AS pf, toString(referral_fee) AS rf FROM trades",
+  const [stored, claims, flows, burns, holders, prices, directory, migrations, agents, claimUsd, transferUsd] = await Promise.all([
+    ch.query<{ signature: string; mint: string; config: string; venue: string; side: string; t: number; q: string; tf: string; pf: string; rf: string; b: number }>(
+      `SELECT signature, mint, config, venue, side, toUnixTimestamp(at) AS t, toString(amount_quote) AS q, toString(trading_fee) AS tf, toString(protocol_fee) AS pf,
+         toString(referral_fee) AS rf, fee_in_base AS b FROM trades`,
     ),
     ch.query<{ mint: string; t: number; slot: string; signature: string; ix: number; inner: number; role: string; claimer: string; q: string }>(
       "SELECT mint, toUnixTimestamp(at) AS t, toString(slot) AS slot, signature, ix, inner, toString(role) AS role, claimer, toString(quote_amount) AS q FROM fee_claims",
@@ -60,14 +72,16 @@ async function readLedger(p: Platform) {
     ch.query<{ signature: string; ix: number; inner: number; usd: number; priced: number }>("SELECT signature, ix, inner, usd, priced FROM fee_claims_usd"),
     ch.query<{ signature: string; ix: number; inner: number; usd: number; priced: number }>("SELECT signature, ix, inner, usd, priced FROM treasury_transfers"),
   ]);
+  // fees paid in the coin are in no lamport figure: the ledger's fees are those paid in the quote token
+  const trades = stored.map((t) => (feesInCoin(t) ? { ...t, tf: "0", pf: "0", rf: "0", coinFees: true } : { ...t, coinFees: false }));
   // the directory's newest row per coin
   const dir = new Map<string, (typeof directory)[number]>();
   for (const d of directory) if (!dir.has(d.mint) || BigInt(d.version) > BigInt(dir.get(d.mint)!.version)) dir.set(d.mint, d);
   const priceRows = [...new Map(prices.map((r) => [Number(r.m), r.usd])).entries()].sort(([a], [b]) => a - b);
   const key = (r: { signature: string; ix: number; inner: number }) => `${r.signature}:${r.ix}:${r.inner}`;
-  const stored = new Map([...claimUsd, ...transferUsd].map((r) => [key(r), r]));
+  const storedUsd = new Map([...claimUsd, ...transferUsd].map((r) => [key(r), r]));
   const named = directory.map((d) => ({ mint: d.mint, creator: d.creator, vault: d.vault, created: Number(d.created) }));
-  return { trades, claims, flows, burns, holders, priceRows, dir, named, stored, key, graduated: new Set(migrations.map((m) => m.mint)), agents };
+  return { trades, stored, claims, flows, burns, holders, priceRows, dir, named, storedUsd, key, graduated: new Set(migrations.map((m) => m.mint)), agents };
 }
 type Ledger = Awaited<ReturnType<typeof readLedger>>;
 
@@ -81,7 +95,7 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
   const sum = (xs: bigint[]) => xs.reduce((s, x) => s + x, 0n);
   // a row's USD × 1e9: its stored price, or, stored before any price at or before its minute, the first price ever recorded
   const usdOf = (r: { signature: string; ix: number; inner: number }, lamports: string) => {
-    const s = l.stored.get(l.key(r))!;
+    const s = l.storedUsd.get(l.key(r))!;
     return s.priced ? s.usd : Number(lamports) * l.priceRows[0]![1];
   };
   const isPlatformClaim = (c: Ledger["claims"][number]) => c.role === "partner" || (c.role === "position" && treasury.includes(c.claimer));
@@ -263,7 +277,7 @@ function tokenSupplyRpcTestDouble(amount: () => string) {
 }
 
 describe("platform stats, analytics overview, tokenomics and payout feed items", () => {
-  const configs = fixtureSimConfigs(SEED, { creatorTradingFeePercentage: 37 });
+  const configs = SIM_CONFIGS;
   const registry = simulatedConfigRegistry(configs);
   const TREASURY = address();
   const OTHER_CLAIMER = address();
@@ -389,6 +403,22 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     expect((await readLedger(p)).trades.filter((t) => t.mint === mints.at(-1)).length).toBeGreaterThan(0);
   });
 
+  test("trades of both fee currencies: each stored with its config's currency; fees paid in the coin are in no lamport figure", async () => {
+    const l = await readLedger(p);
+    // every trade's stored currency is the one its config charges (the decoder reads it from the swap event)
+    expect(l.stored.filter((t) => t.b !== (feesInCoin(t) ? 1 : 0)).map((t) => t.signature)).toEqual([]);
+    const ours = l.trades.filter((t) => mints.includes(t.mint));
+    const coin = ours.filter((t) => t.coinFees);
+    // curve buys paid in the coin, sells and DAMM v2 trades in lamports; the hidden coin has both
+    expect(coin.length).toBeGreaterThan(0);
+    expect(ours.filter((t) => !t.coinFees && BigInt(t.tf) > 0n).length).toBeGreaterThan(0);
+    expect(coin.some((t) => t.mint === mints.at(-1)) && ours.some((t) => t.mint === mints.at(-1) && !t.coinFees)).toBe(true);
+    // summed with the lamports, the coin's atoms would be most of the "SOL" (the defect this guards against)
+    const atoms = l.stored.filter((t) => feesInCoin(t)).reduce((s, t) => s + BigInt(t.tf) + BigInt(t.pf) + BigInt(t.rf), 0n);
+    const lamportFees = l.trades.reduce((s, t) => s + BigInt(t.tf) + BigInt(t.pf) + BigInt(t.rf), 0n);
+    expect(atoms).toBeGreaterThan(lamportFees);
+  });
+
   test("analytics overview: totals, revenue and its series, fee split, creator rewards, top earners and payouts for each range", async () => {
     for (const range of ["24h", "7d", "30d", "all"] as const) {
       const want = await overviewMatchesLedger(range);
@@ -491,18 +521,23 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     expect(activity.text).toBe(`The platform paid ${formatUnits(BigInt(mine[0]!.lamports), 9)} SOL to the creator ${w.creator.slice(0, 4)}…${w.creator.slice(-4)}.`);
   });
 
-  test("migrations 0011 and 0013 fill their rollups and read models from what is stored (what an upgrade runs): the same answers", async () => {
+  test("migrations 0011, 0013 and 0014 fill their rollups and read models from what is stored (what an upgrade runs): the same answers", async () => {
     const strip = ({ at, ...rest }: any) => rest;
     const paths = [
       "/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=7d", "/v1/analytics/overview?range=all", "/v1/tokenomics",
       "/v1/feed?kinds=creator_payout,platform_buyback&limit=50", `/v1/daemons/${wallets[1]!.mint}/feed?kinds=creator_payout&limit=50`,
     ];
     const before = await Promise.all(paths.map(async (x) => strip((await p.call(x)).body)));
-    for (const name of ["0011_", "0013_"]) {
+    const currencies = () => p.engines.ch.query("SELECT fee_in_base, count() AS n FROM trades GROUP BY fee_in_base ORDER BY fee_in_base");
+    const stored = await currencies();
+    // 0014 last, as an upgrade runs them: 0011 and 0013 sum every fee, 0014 the quote-currency fees again
+    for (const name of ["0011_", "0013_", "0014_"]) {
       const file = migrationFiles("clickhouse").find((f) => f.name.startsWith(name))!;
       for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
     }
     const after = await Promise.all(paths.map(async (x) => strip((await p.call(x)).body)));
+    // 0014's rule for stored rows gives each trade the currency the decoder gave it
+    expect(await currencies()).toEqual(stored);
     // the copy prices every claim and transfer with the history stored now (rows written before their minute's price,
     // such as other files' and this file's simulated traffic, may get one): every answer but USD is the same ...
     const noUsd = (body: unknown) => JSON.parse(JSON.stringify(body), (k, v) => (k === "usd" ? undefined : v));

@@ -180,14 +180,18 @@ describe("treasury read models", () => {
     expect(own.items.map((i: any) => i.links.signature)).toEqual(mine);
   });
 
-  test("migration 0013 fills every read model from what is stored: the same rows, classified with every agent known, priced with the stored history", async () => {
+  test("migrations 0013 and 0014 fill every read model from what is stored: the same rows, classified with every agent known, priced with the stored history", async () => {
     // a coin with trades, a claim and a payout stored before its agent appeared (all of 2001)
     const [mint, creator, vault] = [address(), address(), address()];
     const at = Y2001 + 5 * 86_400;
+    // even hours: buys charged in lamports; odd hours: buys of a curve collecting fees in the output token, charged in
+    // the coin's atoms (more atoms than their lamports in, as 0014's rule for stored rows needs to see them)
+    const [quotePool, coinPool] = [address(), address()];
     const trade = (i: number) => ({
-      mint, slot: ++slot, signature: signature(), ix: 2, inner: 3, at: at + i * 3600, venue: "dbc", pool: address(), config: registry.launch!.address,
-      quote_mint: "So11111111111111111111111111111111111111112", side: "buy", trader: address(), amount_quote: 10_000_000, amount_base: 1_000, sqrt_price: "1",
-      quote_reserve: 0, migration_threshold: 0, trading_fee: 100_003 + i, protocol_fee: 0, referral_fee: 0, base_decimals: 6, price_sol: 0.1,
+      mint, slot: ++slot, signature: signature(), ix: 2, inner: 3, at: at + i * 3600, venue: "dbc", pool: i % 2 ? coinPool : quotePool, config: registry.launch!.address,
+      quote_mint: "So11111111111111111111111111111111111111112", side: "buy", trader: address(), amount_quote: 10_000_000, amount_base: 1_000_000_000, sqrt_price: "1",
+      quote_reserve: 0, migration_threshold: 0, trading_fee: i % 2 ? 20_000_000 + i : 100_003 + i, protocol_fee: 0, referral_fee: 0, base_decimals: 6, price_sol: 0.1,
+      fee_in_base: i % 2,
     });
     await p.engines.ch.insert("trades", Array.from({ length: 30 }, (_, i) => trade(i)));
     const late = await transfer(vault, 8_000_003, at + 60);
@@ -214,10 +218,15 @@ describe("treasury read models", () => {
     const before = { rows: await ours(), answers: await Promise.all(paths.map(async (x) => strip((await p.call(x)).body))) };
     expect(before.rows.transfers).toEqual([{ signature: late, lamports: "8000003", mint: "", payout: "" }]);
     expect(before.rows.moved).toEqual([{ signature: late, stored_as: "", payout: "vault" }]);
-    expect(before.rows.span.filter((r: any) => r.level === 5).map((r: any) => r.fee)).toEqual([String(Array.from({ length: 30 }, (_, i) => 100_003 + i).reduce((s, x) => s + x, 0))]);
+    // trading fees in lamports: the even hours' only
+    const lamportFees = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 2 === 0).reduce((s, i) => s + 100_003 + i, 0);
+    expect(before.rows.span.filter((r: any) => r.level === 5).map((r: any) => r.fee)).toEqual([String(lamportFees)]);
 
-    const file = migrationFiles("clickhouse").find((f) => f.name.startsWith("0013_"))!;
-    for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
+    // 0013, then 0014 (as an upgrade runs them: 0013's copy sums every fee, 0014's the lamports again)
+    for (const name of ["0013_", "0014_"]) {
+      const file = migrationFiles("clickhouse").find((f) => f.name.startsWith(name))!;
+      for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
+    }
 
     const after = { rows: await ours(), answers: await Promise.all(paths.map(async (x) => strip((await p.call(x)).body))) };
     // copied with every agent known: the late payout is stored classified, so nothing is moved any more
