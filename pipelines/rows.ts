@@ -2,7 +2,7 @@
  * Pure step: accepted platform facts → ClickHouse rows, one typed array per table
  * (the columns of sql/clickhouse/).
  */
-import type { Fact, PoolCreated, Venue } from "../ingest/contract/facts";
+import type { Fact, PoolCreated, Trade, Venue } from "../ingest/contract/facts";
 import type { TxEnvelope } from "../ingest/contract/envelope";
 import type { PlatformConfig } from "../ingest/contract/configs";
 import { priceFromSqrt } from "../ingest/contract/market-math";
@@ -100,7 +100,7 @@ export function toRows(facts: readonly Fact[], configOf: (f: Fact) => PlatformCo
           referral_fee: f.referralFee,
           base_decimals: baseDecimals,
           price_sol: priceFromSqrt(f.sqrtPrice, baseDecimals, cfg?.quote.decimals ?? 9),
-          fee_in_base: f.feesIn === "base" ? 1 : 0,
+          fee_in_base: feeInBase(f),
         });
         break;
       }
@@ -144,6 +144,17 @@ export function toRows(facts: readonly Fact[], configOf: (f: Fact) => PlatformCo
     }
   }
   return rows;
+}
+
+/**
+ * The fee currency column. A trade decoded before facts carried `feesIn` (parked in Postgres, or in
+ * flight across the upgrade) gets ClickHouse 0014's rule for stored rows, on the trade alone: a buy
+ * whose fees exceed its quote amount cannot have paid them from its input.
+ */
+export function feeInBase(f: Trade): 0 | 1 {
+  const known: Trade["feesIn"] | undefined = f.feesIn;
+  if (known !== undefined) return known === "base" ? 1 : 0;
+  return f.side === "buy" && f.tradingFee + f.protocolFee + f.referralFee > f.amountQuote ? 1 : 0;
 }
 
 export function transactionRow(e: TxEnvelope): TransactionRow {
