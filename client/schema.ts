@@ -1831,10 +1831,12 @@ export interface components {
              */
             minimumAmountOut: string;
             /**
-             * @description the whole trading fee, in atoms of the token the pool charges it in
+             * @description the whole trading fee, in atoms of the token the pool charges it in (`feeMint`)
              * @example 1500000000
              */
             fee: string;
+            /** @description the mint `fee` is in: the quote token's, or the coin's own for a buy the pool charges on its output (DBC collect_fee_mode 1, DAMM v2 BothToken) */
+            feeMint: string;
             slippageBps: number;
             priceImpactPct: number;
         };

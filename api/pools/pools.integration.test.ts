@@ -207,6 +207,8 @@ describe("GET /v1/tokens/:mint/quote", () => {
         amountOut: r.outputAmount.toString(),
         minimumAmountOut: r.minimumAmountOut!.toString(),
         fee: r.tradingFee.add(r.protocolFee).add(r.referralFee).toString(),
+        // collect_fee_mode 1 (OutputToken) charges a buy in the coin it receives; otherwise the quote token
+        feeMint: (config.collectFeeMode === 1 && side === "buy" ? state.poolState.baseMint : config.quoteMint).toBase58(),
         slippageBps: slippage,
       });
       // the price impact as cp-amm's getPriceImpact measures it (the DBC SDK has none): execution vs spot price
@@ -258,6 +260,8 @@ describe("GET /v1/tokens/:mint/quote", () => {
         amountOut: q.swapOutAmount.toString(),
         minimumAmountOut: q.minSwapOutAmount.toString(),
         fee: q.totalFee.toString(),
+        // BothToken (0) charges a buy (B to A) in token A, the coin; OnlyB and Compounding in token B
+        feeMint: (state.collectFeeMode === 0 && side === "buy" ? state.tokenAMint : state.tokenBMint).toBase58(),
         slippageBps: slippage,
         priceImpactPct: q.priceImpact.toNumber(),
       });

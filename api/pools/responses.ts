@@ -28,7 +28,8 @@ export const SwapQuote = v.object({
   amountIn: Atoms,
   amountOut: Atoms,
   minimumAmountOut: v.pipe(Atoms, v.metadata({ description: "amountOut less the slippage allowed" })),
-  fee: v.pipe(Atoms, v.metadata({ description: "the whole trading fee, in atoms of the token the pool charges it in" })),
+  fee: v.pipe(Atoms, v.metadata({ description: "the whole trading fee, in atoms of the token the pool charges it in (`feeMint`)" })),
+  feeMint: v.pipe(v.string(), v.metadata({ description: "the mint `fee` is in: the quote token's, or the coin's own for a buy the pool charges on its output (DBC collect_fee_mode 1, DAMM v2 BothToken)" })),
   slippageBps: Integer,
   priceImpactPct: v.number(),
 });

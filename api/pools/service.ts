@@ -4,8 +4,8 @@
  * with the Meteora SDKs' own quote functions on that state.
  */
 import BN from "bn.js";
-import { getLiquidityHandler, getPriceImpact, swapQuoteExactInput } from "@meteora-ag/cp-amm-sdk";
-import { swapQuoteExactIn } from "@meteora-ag/dynamic-bonding-curve-sdk";
+import { getFeeMode as dammFeeMode, getLiquidityHandler, getPriceImpact, swapQuoteExactInput } from "@meteora-ag/cp-amm-sdk";
+import { getFeeMode as dbcFeeMode, swapQuoteExactIn } from "@meteora-ag/dynamic-bonding-curve-sdk";
 import type { Sql } from "../../infra/postgres";
 import type { Logger } from "../../infra/log";
 import type { ConfigRegistry } from "../../ingest/contract/configs";
@@ -139,6 +139,8 @@ export type Quote = {
   amountOut: string;
   minimumAmountOut: string;
   fee: string;
+  /** the mint `fee` is in: the quote token's, or the coin's for a buy charged on its output */
+  feeMint: string;
   slippageBps: number;
   priceImpactPct: number;
 };
@@ -170,6 +172,8 @@ export function quoteAt(s: PoolSnapshot, mint: string, dec: { base: number; quot
         amountOut: big(r.outputAmount).toString(),
         minimumAmountOut: big(r.minimumAmountOut ?? r.outputAmount).toString(),
         fee: (big(r.tradingFee) + big(r.protocolFee) + big(r.referralFee)).toString(),
+        // the program's own rule (FeeMode::get_fee_mode): trade direction 0 = base to quote (a sell)
+        feeMint: (dbcFeeMode(s.config.collectFeeMode, sell ? 0 : 1, false).feesOnBaseToken ? s.state.poolState.baseMint : s.config.quoteMint).toBase58(),
         priceImpactPct: impact.toNumber(),
       };
     }
@@ -181,6 +185,8 @@ export function quoteAt(s: PoolSnapshot, mint: string, dec: { base: number; quot
       amountOut: big(r.outputAmount).toString(),
       minimumAmountOut: big(r.minimumAmountOut ?? r.outputAmount).toString(),
       fee: (big(r.claimingFee) + big(r.compoundingFee) + big(r.protocolFee) + big(r.referralFee)).toString(),
+      // trade direction 0 = A to B
+      feeMint: (dammFeeMode(s.state.collectFeeMode, aToB ? 0 : 1, false).feesOnTokenA ? s.state.tokenAMint : s.state.tokenBMint).toBase58(),
       priceImpactPct: r.priceImpact.toNumber(),
     };
   } catch (e) {
