@@ -1645,7 +1645,7 @@ export interface components {
             }[];
             recentPayouts: {
                 /** @enum {string} */
-                kind: "fee_claim" | "creator_fee_claim" | "creator_payout" | "vault_payout";
+                kind: "fee_claim" | "creator_fee_claim" | "creator_payout" | "vault_payout" | "airdrop" | "contest_prize";
                 mint: string;
                 /**
                  * @description an integer amount of the smallest unit (lamports, atoms, micro-USD), as a decimal string
@@ -1658,10 +1658,12 @@ export interface components {
                  */
                 at: string;
                 /**
-                 * @description a transaction signature (base58)
+                 * @description the transaction that paid it (airdrop, contest_prize: the first of `signatures`)
                  * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBgq2nTAQ3wSZQB
                  */
                 signature: string;
+                /** @description airdrop and contest_prize only: every transaction that paid it, in batch order */
+                signatures?: string[];
             }[];
             /**
              * Format: date-time

@@ -33,7 +33,8 @@ import { jupiterBuilders } from "../agents/treasury/fee-distribution/jupiter-swa
 import { createJupiterClient, type JupiterClient } from "../agents/swaps/jupiter";
 import { loadTreasurySigner } from "../infra/treasury-key";
 import type * as v from "valibot";
-import type { listAirdrops, previewAirdrop } from "../agents/treasury/airdrops/service";
+import type { AIRDROP_OWNER, listAirdrops, previewAirdrop } from "../agents/treasury/airdrops/service";
+import type { AIRDROP_PAYOUT_OWNER } from "../api/app-public/action-payouts";
 import type { buybackView } from "../agents/treasury/buybacks/service";
 import type { batchView } from "../agents/treasury/batches";
 import type { Airdrop, AirdropPreview, Buyback } from "../api/treasury/responses";
@@ -137,3 +138,5 @@ export async function startPlatformTreasury(config: Config, engines: { sql: Sql 
 ({}) as Awaited<ReturnType<typeof listAirdrops>>["items"][number] satisfies v.InferOutput<typeof Airdrop>;
 ({}) as ReturnType<typeof batchView> satisfies v.InferOutput<typeof PaymentBatch>;
 ({}) as ReturnType<typeof buybackView> satisfies v.InferOutput<typeof Buyback>;
+// the overview's recent payouts read airdrops' batches by their owner kind
+({}) as typeof AIRDROP_OWNER satisfies typeof AIRDROP_PAYOUT_OWNER;

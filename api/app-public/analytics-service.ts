@@ -15,6 +15,7 @@ import { lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
 import { hiddenMints } from "../public/feed-service";
+import { newestActionPayouts } from "./action-payouts";
 import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, SMALL_READ, agentsLive, notIn, solConfigs, stockConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
@@ -69,7 +70,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const sums = (from: string) =>
     `groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) FROM (
        SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf FROM ${from} GROUP BY config)`;
-  const [figures, earners, payouts, live, solUsd] = await Promise.all([
+  const [figures, earners, payouts, live, solUsd, actions] = await Promise.all([
     // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, the treasury's sums
     // (creators' claims of all time and the platform's in the window, of coins not stock-paired; payouts), the payouts classified
     // otherwise since they were stored, and the newest claims (keyed by time)
@@ -101,6 +102,8 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     newestPayouts(deps.ch, { limit: RECENT_PAYOUTS, creatorsOnly: false, hidden }),
     agentsLive(deps),
     solUsdNow(deps),
+    // airdrops and contest prizes paid (Postgres, newest first)
+    newestActionPayouts(deps.sql, { limit: RECENT_PAYOUTS, hidden }),
   ]);
   const f = figures[0]!;
   const net = new Map<string, { trades: bigint; volume: bigint; tf: bigint; pf: bigint }>();
@@ -144,12 +147,13 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const claimedByCreators = sumOf(claims.filter((x) => x[2] === "creator"));
   const rewardLamports = claimedByCreators.lamports + toCreators.lamports;
   const rewardUsd = usdOf(claimedByCreators.usd + toCreators.usd, claimedByCreators.unpriced + toCreators.unpriced, firstPrice);
-  // recent payouts: the newest claims and the newest payouts, merged (each read newest first from its own table)
+  // recent payouts: the newest claims, payouts and paid treasury actions, merged (each read newest first from its own table)
   const recent = [
     ...f.claims.map(([at, slot, signature, ix, inner, mint, role, lamports]) => ({
       at, slot, signature, ix, inner, mint, lamports, kind: role === "creator" ? "creator_fee_claim" : "fee_claim",
     })),
     ...payouts.map((x) => ({ ...x, kind: `${x.payout}_payout` })),
+    ...actions,
   ]
     .sort(newestFirst)
     .slice(0, RECENT_PAYOUTS);
@@ -174,7 +178,10 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     },
     creatorRewards: { lamports: rewardLamports.toString(), usd: rewardLamports > 0n ? rewardUsd : 0 },
     topEarners: earners.map((e) => ({ mint: e.mint, name: names.get(e.mint)?.coin_name ?? "", symbol: names.get(e.mint)?.symbol ?? "", lamports: e.lamports })),
-    recentPayouts: recent.map((x) => ({ kind: x.kind, mint: x.mint, lamports: x.lamports, at: new Date(Number(x.at) * 1000).toISOString(), signature: x.signature })),
+    recentPayouts: recent.map((x) => ({
+      kind: x.kind, mint: x.mint, lamports: x.lamports, at: new Date(Math.round(Number(x.at) * 1000)).toISOString(), signature: x.signature,
+      ...("signatures" in x ? { signatures: x.signatures } : {}),
+    })),
     at: new Date(nowMs).toISOString(),
   };
 }

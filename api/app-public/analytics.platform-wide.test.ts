@@ -74,6 +74,13 @@ async function readLedger(p: Platform) {
   ]);
   // fees paid in the coin are in no lamport figure: the ledger's fees are those paid in the quote token
   const trades = stored.map((t) => (feesInCoin(t) ? { ...t, tf: "0", pf: "0", rf: "0", coinFees: true } : { ...t, coinFees: false }));
+  // the treasury actions' records and their payment batches (Postgres)
+  const [airdrops, contests, batches] = await Promise.all([
+    p.engines.sql<{ id: string; mint: string; completed_at: Date | null; published_at: Date | null }[]>`SELECT id::text, mint, completed_at, published_at FROM airdrops`,
+    p.engines.sql<{ id: string; mint: string; status: string; paid_at: Date | null; published: string[] }[]>`SELECT id::text, mint, status, paid_at, published FROM contests`,
+    p.engines.sql<{ owner_kind: string; owner_id: string; seq: number; status: string; signature: string | null; lamports: string }[]>`
+      SELECT owner_kind, owner_id, seq, status, signature, lamports::text FROM payment_batches`,
+  ]);
   // the directory's newest row per coin
   const dir = new Map<string, (typeof directory)[number]>();
   for (const d of directory) if (!dir.has(d.mint) || BigInt(d.version) > BigInt(dir.get(d.mint)!.version)) dir.set(d.mint, d);
@@ -81,7 +88,7 @@ async function readLedger(p: Platform) {
   const key = (r: { signature: string; ix: number; inner: number }) => `${r.signature}:${r.ix}:${r.inner}`;
   const storedUsd = new Map([...claimUsd, ...transferUsd].map((r) => [key(r), r]));
   const named = directory.map((d) => ({ mint: d.mint, creator: d.creator, vault: d.vault, created: Number(d.created) }));
-  return { trades, stored, claims, flows, burns, holders, priceRows, dir, named, storedUsd, key, graduated: new Set(migrations.map((m) => m.mint)), agents };
+  return { trades, stored, claims, flows, burns, holders, priceRows, dir, named, storedUsd, key, graduated: new Set(migrations.map((m) => m.mint)), agents, airdrops, contests, batches };
 }
 type Ledger = Awaited<ReturnType<typeof readLedger>>;
 
@@ -110,6 +117,20 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
       const creator = byWallet("creator", f.recipient);
       return vault ? [{ ...f, payout: "vault", mint: vault }] : creator ? [{ ...f, payout: "creator", mint: creator }] : [];
     });
+  // treasury actions that paid, once their feed item is written: an airdrop published with confirmed batches, a contest
+  // paid with its contest_paid item written; lamports and transactions from the confirmed batches (batch order); keyed
+  // at their time to the millisecond, with no slot
+  const confirmed = (kind: string, id: string) => l.batches.filter((b) => b.owner_kind === kind && b.owner_id === id && b.status === "confirmed").sort((a, b) => a.seq - b.seq);
+  const action = (kind: string, mint: string, at: Date, of: Ledger["batches"][number][]) => {
+    const signatures = of.map((b) => b.signature!);
+    return { kind, mint, ms: at.getTime(), t: at.getTime() / 1000, slot: "0", ix: 0, inner: 0, signature: signatures[0]!, signatures, lamports: sum(of.map((b) => BigInt(b.lamports))).toString() };
+  };
+  const actions = [
+    ...l.airdrops
+      .filter((a) => a.published_at !== null && sum(confirmed("airdrop", a.id).map((b) => BigInt(b.lamports))) > 0n)
+      .map((a) => action("airdrop", a.mint, a.completed_at!, confirmed("airdrop", a.id))),
+    ...l.contests.filter((c) => c.status === "paid" && c.published.includes("contest_paid")).map((c) => action("contest_prize", c.mint, c.paid_at!, confirmed("contest", c.id))),
+  ];
   const newestFirst = <T extends { t: number; slot: string; signature: string; ix: number; inner: number }>(a: T, b: T) =>
     b.t - a.t || Number(BigInt(b.slot) - BigInt(a.slot)) || (a.signature < b.signature ? 1 : a.signature > b.signature ? -1 : 0) || b.ix - a.ix || b.inner - a.inner;
   const holders = () => {
@@ -182,10 +203,14 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
         .filter((c) => (c.role === "creator" || isPlatformClaim(c)) && lamportMint(c.mint) && !hidden.has(c.mint))
         .map((c) => ({ ...c, kind: c.role === "creator" ? "creator_fee_claim" : "fee_claim", lamports: c.q })),
       ...payouts.filter((x) => !hidden.has(x.mint)).map((x) => ({ ...x, kind: `${x.payout}_payout` })),
+      ...actions.filter((x) => !hidden.has(x.mint)),
     ]
       .sort(newestFirst)
       .slice(0, 20)
-      .map((x) => ({ kind: x.kind, mint: x.mint, lamports: x.lamports, at: new Date(x.t * 1000).toISOString(), signature: x.signature }));
+      .map((x) => ({
+        kind: x.kind, mint: x.mint, lamports: x.lamports, at: "ms" in x ? new Date(x.ms).toISOString() : new Date(x.t * 1000).toISOString(), signature: x.signature,
+        ...("signatures" in x ? { signatures: x.signatures } : {}),
+      }));
     const launch = configs.launch!;
     return {
       range,
@@ -344,6 +369,45 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     }
     await p.engines.ch.insert("treasury_flows", flows);
 
+    // treasury actions, as the treasury core records them (the services' own runs are action-payouts.integration.test.ts's):
+    // airdrops paid in two transactions, partly paid, failed, paid but not yet published; contests paid, paid but their
+    // contest_paid item not yet written, failed; the newest airdrop and a contest are the hidden coin's
+    const sql = p.engines.sql;
+    const hiddenWallet = wallets.at(-1)!;
+    const shown = wallets.slice(0, -1);
+    const [snap] = await sql<{ id: string }[]>`
+      INSERT INTO holder_snapshots (mint, slot, token_program, holders, total_atoms, snapshot_hash) VALUES (${mints[0]!}, 1, 'spl-token', 2, 2, ${"0".repeat(64)}) RETURNING id::text`;
+    const batch = (kind: string, id: string, seq: number, w: { mint: string; vault: string }, status: string, lamports: number) =>
+      sql`INSERT INTO payment_batches (owner_kind, owner_id, seq, payer_kind, payer_mint, payer, lamports, status, signature)
+          VALUES (${kind}, ${id}, ${seq}, 'vault', ${w.mint}, ${w.vault}, ${lamports}, ${status}, ${signature()})`;
+    for (let i = 0; i <= 12; i++) {
+      const w = i === 12 ? hiddenWallet : shown[i % shown.length]!;
+      const at = new Date((now - 600 - (12 - i) * 21_000) * 1000 + 137 * i);
+      const variant = i === 12 ? 0 : (i + 1) % 4; // paid, partly paid, failed, not yet published
+      const [ok0, ok1] = [[true, true], [false, true], [false, false], [true, true]][variant]!;
+      const paid = (ok0 ? 3_000_017 : 0) + (ok1 ? 2_000_003 + i : 0);
+      const [a] = await sql<{ id: string }[]>`
+        INSERT INTO airdrops (mint, ref, requested_by, lamports, paid_lamports, recipients, snapshot_id, status, completed_at, published_at)
+        VALUES (${w.mint}, ${`r${i}`}, 'agent', ${5_000_020 + i}, ${paid}, 30, ${snap!.id}, ${paid === 0 ? "failed" : ok0 ? "paid" : "partial"}, ${at},
+                ${variant === 3 ? null : new Date(at.getTime() + 5000)}) RETURNING id::text`;
+      await batch("airdrop", a!.id, 0, w, ok0 ? "confirmed" : "failed", 3_000_017);
+      await batch("airdrop", a!.id, 1, w, ok1 ? "confirmed" : "failed", 2_000_003 + i);
+    }
+    const contestVariants = ["paid", "unpublished", "failed", "paid", "hidden", "paid"];
+    for (let i = 0; i < contestVariants.length; i++) {
+      const variant = contestVariants[i]!;
+      const w = variant === "hidden" ? hiddenWallet : shown[(i + 2) % shown.length]!;
+      const at = new Date((now - 900 - (5 - i) * 45_000) * 1000 + 911);
+      const status = variant === "failed" ? "failed" : "paid";
+      const published = variant === "unpublished" ? ["contest_drawn", "contest_opened"] : ["contest_drawn", "contest_opened", "contest_paid"];
+      const [c] = await sql<{ id: string }[]>`
+        INSERT INTO contests (mint, ref, request_hash, requested_by, kind, weighting, title, budget_lamports, winners, prizes, ends_at, status, paid_at, failed_at, published)
+        VALUES (${w.mint}, ${`c${i}`}, 'h', 'agent', 'top_holders', 'balance', 'Prizes', 7000000, 2, ${sql.json(["4000000", "3000000"])}, ${at}, ${status},
+                ${status === "paid" ? at : null}, ${status === "failed" ? at : null}, ${published}) RETURNING id::text`;
+      await batch("contest", c!.id, 0, w, status === "paid" ? "confirmed" : "failed", 4_000_000);
+      if (i % 2 === 0) await batch("contest", c!.id, 1, w, status === "paid" ? "confirmed" : "failed", 3_000_000);
+    }
+
     // the platform token burns (burns → burn_totals through the view) and holder counts, older counts first
     await p.engines.ch.insert("burns", [0, 1, 2].map((i) => ({ mint: token, slot: 700_000_000 + i, signature: signature(), ix: 0, inner: -1, at: now - 3600 * i, account: address(), authority: TREASURY, amount: 1_000_000_007 * (i + 1), program: "spl-token" })));
     // the holder counter has counted what the traffic moved (it recounts only coins whose
@@ -425,6 +489,11 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
       if (range !== "24h") {
         expect(want.revenue.series.length).toBeGreaterThan(1);
         expect(want.recentPayouts.map((x) => x.kind).sort()).toContain("creator_payout");
+      }
+      if (range === "all") {
+        // the treasury actions are among the newest, interleaved with the claims and payouts
+        const kinds = new Set(want.recentPayouts.map((x) => x.kind));
+        for (const k of ["airdrop", "contest_prize", "creator_fee_claim", "creator_payout"]) expect(kinds).toContain(k);
       }
     }
     // the ranges differ (three days of traffic): 24h < 7d ≤ all for trades (other test files'

@@ -101,7 +101,16 @@ export const AnalyticsOverview = v.object({
   creatorRewards: v.object({ lamports: Atoms, usd: v.nullable(v.number()) }),
   topEarners: v.array(v.object({ mint: Mint, name: v.string(), symbol: v.string(), lamports: Atoms })),
   recentPayouts: v.array(
-    v.object({ kind: v.picklist(["fee_claim", "creator_fee_claim", "creator_payout", "vault_payout"]), mint: v.string(), lamports: Atoms, at: IsoTime, signature: Signature }),
+    v.object({
+      kind: v.picklist(["fee_claim", "creator_fee_claim", "creator_payout", "vault_payout", "airdrop", "contest_prize"]),
+      mint: v.string(),
+      lamports: Atoms,
+      at: IsoTime,
+      signature: v.pipe(Signature, v.metadata({ description: "the transaction that paid it (airdrop, contest_prize: the first of `signatures`)" })),
+      signatures: v.optional(
+        v.pipe(v.array(Signature), v.metadata({ description: "airdrop and contest_prize only: every transaction that paid it, in batch order" })),
+      ),
+    }),
   ),
   at: IsoTime,
 });

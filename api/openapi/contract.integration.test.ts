@@ -25,6 +25,8 @@ import { contestJobDeps } from "../../compose/contests";
 import { runContestsOnce } from "../../agents/contests/job";
 import { SEED_SLOT_DELAY } from "../../agents/contests/seed-block";
 import { confirmPrizeBatches } from "../../agents/contests/testing/prizes";
+import { publishContests } from "../../agents/contests/publish";
+import { publishAirdrops } from "../../agents/treasury/airdrops/settle";
 import { loadFirewall } from "../firewall/firewall";
 import { treasuryOwners } from "../../compose/treasury";
 import { landBatchesOf } from "../../agents/treasury/testing/ledger";
@@ -261,6 +263,12 @@ describe("real answers match the document", () => {
     expect(paid).toMatchObject({ status: "paid", proof: { algorithm: "sha256-cumw-v1" }, prizes: [{ payment: { status: "confirmed" } }, { payment: { status: "confirmed" } }] });
     expect((await call("getDaemonContestSnapshot", `${contests}/${opened.body.id}/snapshot`)).body.holders).toBe(3);
     expect((await call("listDaemonContests", `${contests}?limit=5`)).body.items.map((c: { status: string }) => c.status)).toEqual(["cancelled", "paid"]);
+    // once its contest_paid item is written, its prizes are one of the overview's recent payouts, with every transaction
+    await publishContests(job);
+    const recent = (await call("getAnalyticsOverview", "/v1/analytics/overview?range=all")).body.recentPayouts;
+    expect(recent.filter((x: { mint: string; kind: string }) => x.mint === a.mint && x.kind === "contest_prize")).toEqual([
+      expect.objectContaining({ lamports: "150000000", signatures: [expect.any(String)] }),
+    ]);
   });
 
   test("treasury actions: airdrops and buybacks, their batches landed through the payment ledger", async () => {
@@ -289,6 +297,12 @@ describe("real answers match the document", () => {
     const [paid] = (await call("listDaemonAirdrops", `${airdrops}?limit=5`)).body.items;
     expect(paid).toMatchObject({ status: "paid", paidLamports: "40000000", batches: [{ status: "confirmed", transactions: [{ attempt: 1, status: "confirmed" }] }] });
     expect((await call("getDaemonAirdropSnapshot", `${airdrops}/${paid.id}/snapshot`)).body).toMatchObject({ id: paid.snapshot.id, holders: 3 });
+    // published (its feed item written), the airdrop is one of the overview's recent payouts
+    await publishAirdrops(p.engines);
+    const recent = (await call("getAnalyticsOverview", "/v1/analytics/overview?range=all")).body.recentPayouts;
+    expect(recent.filter((x: { mint: string; kind: string }) => x.mint === a.mint && x.kind === "airdrop")).toEqual([
+      expect.objectContaining({ lamports: "40000000", signature: paid.batches[0].signature, signatures: [paid.batches[0].signature] }),
+    ]);
     expect([
       await code("getDaemonAirdropSnapshot", `${airdrops}/999999999/snapshot`),
       await code("listDaemonAirdrops", `${airdrops}?limit=0&cursor=x`),

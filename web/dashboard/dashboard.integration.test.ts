@@ -24,6 +24,10 @@ import { formatAtoms, formatBps, formatCount, formatLamports, formatSol, formatU
 import type { Candles, Coin, CoinList, Overview, PlatformStats, Tokenomics, Trades } from "./src/api";
 
 const SEED = 1313; // its own mints: no other test file uses this seed
+const AIRDROP_SIGNATURES = [
+  "3xN2ZpVjN4pC8QyE6GZkUQm2z9cJv8Xn4d1bHqk7T5rWfYs3aLgPtKe9uMhBo2RiDcVwF6yXjA1nS7qZ8mE4tP5",
+  "4yP3aqWkP5qD9RzF7HamVRn3A1dKw9Yo5e2cJrm8U6sXgZt4bMhQuLf1vNiCp3SjEdWxG7zYkB2oT8rA9nF5uQ6",
+];
 const ARTIFACTS = process.env.TEST_ARTIFACTS_DIR || join(import.meta.dir, "..", "..", ".test-artifacts");
 
 type Platform = Awaited<ReturnType<typeof testPlatform>>;
@@ -105,6 +109,20 @@ if (noBrowser) console.warn(`SKIPPED the dashboard browser test: ${noBrowser}`);
     p = await testPlatform(simulatedConfigRegistry(configs), { env: { TREASURY_ADDRESS: state.treasury, PLATFORM_TOKEN_MINT: state.platformTokenMint } });
     for (const b of batches) expect((await p.postWebhook(b)).status).toBe(200);
     await p.holders.flush(); // holder counts settle before the page and the test read them
+    // an airdrop a coin's vault paid in two transactions, as the treasury records it once published (the
+    // payments themselves are api/app-public/action-payouts.integration.test.ts's): the newest recent payout
+    const sql = p.engines.sql;
+    const [snap] = await sql<{ id: string }[]>`
+      INSERT INTO holder_snapshots (mint, slot, token_program, holders, total_atoms, snapshot_hash)
+      VALUES (${mints[0]!}, 1, 'spl-token', 2, 2, ${"0".repeat(64)}) RETURNING id::text`;
+    const [drop] = await sql<{ id: string }[]>`
+      INSERT INTO airdrops (mint, ref, requested_by, lamports, paid_lamports, recipients, snapshot_id, status, completed_at, published_at)
+      VALUES (${mints[0]!}, 'dashboard', 'agent', 2000000, 2000000, 2, ${snap!.id}, 'paid', now(), now()) RETURNING id::text`;
+    const [agent] = await sql<{ vault: string }[]>`SELECT vault FROM agents WHERE mint = ${mints[0]!}`;
+    for (const seq of [0, 1])
+      await sql`
+        INSERT INTO payment_batches (owner_kind, owner_id, seq, payer_kind, payer_mint, payer, lamports, status, signature)
+        VALUES ('airdrop', ${drop!.id}, ${seq}, 'vault', ${mints[0]!}, ${agent!.vault}, 1000000, 'confirmed', ${AIRDROP_SIGNATURES[seq]!})`;
     const app = p.app.listen({ port: 0, hostname: "127.0.0.1" });
     server = { base: `http://127.0.0.1:${app.server!.port}`, stop: async () => void (await app.stop(true)) };
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -175,6 +193,10 @@ if (noBrowser) console.warn(`SKIPPED the dashboard browser test: ${noBrowser}`);
       expect(new URL(page.url()).searchParams.get("range")).toBe("7d");
       const payouts = await page.$$eval('#range [data-field="signature"]', (cs) => cs.map((c) => c.textContent));
       expect(payouts).toEqual(week.recentPayouts.map((x) => x.signature));
+      // an airdrop paid in two transactions: its kind in words, the first transaction and how many more (all in its title)
+      expect(week.recentPayouts[0]).toMatchObject({ kind: "airdrop", mint: mints[0], lamports: "2000000", signature: AIRDROP_SIGNATURES[0], signatures: AIRDROP_SIGNATURES });
+      const drop = await page.$eval('#range [data-field="signatures"]', (s) => ({ kind: s.closest("tr")!.children[1]!.textContent, text: s.textContent, title: s.getAttribute("title") }));
+      expect(drop).toEqual({ kind: "Airdrop to holders", text: `${AIRDROP_SIGNATURES[0]} +1 more`, title: AIRDROP_SIGNATURES.join("\n") });
 
       // tokenomics
       const k = await answer<Tokenomics>("/v1/tokenomics");

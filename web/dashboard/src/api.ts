@@ -32,7 +32,8 @@ export type Overview = {
   feeSplit: { creatorLamports: string; platformLamports: string; protocolLamports: string; creatorBps: number; platformBps: number };
   creatorRewards: { lamports: string; usd: number | null };
   topEarners: { mint: string; name: string; symbol: string; lamports: string }[];
-  recentPayouts: { kind: string; mint: string; lamports: string; at: string; signature: string }[];
+  /** `signatures`: airdrops and contest prizes, every transaction (`signature` is the first) */
+  recentPayouts: { kind: string; mint: string; lamports: string; at: string; signature: string; signatures?: string[] }[];
   at: string;
 };
 

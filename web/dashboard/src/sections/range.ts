@@ -15,6 +15,8 @@ const PAYOUT_KINDS: Record<string, string> = {
   creator_fee_claim: "Creator fee claim",
   creator_payout: "Creator payout",
   vault_payout: "Vault payout",
+  airdrop: "Airdrop to holders",
+  contest_prize: "Contest prizes",
 };
 
 export function renderRange(o: Overview, coinName: (mint: string) => string): Rendered {
@@ -53,18 +55,25 @@ export function renderRange(o: Overview, coinName: (mint: string) => string): Re
     el("h3", {}, "Recent payouts"),
     tableOr(
       "No fee claims or payouts yet.",
-      "The newest fee claims and payouts",
+      "The newest fee claims, payouts, airdrops and contest prizes",
       [
         { header: "Time", cell: (p) => formatTime(p.at) },
         { header: "Kind", cell: (p) => PAYOUT_KINDS[p.kind] ?? p.kind },
         { header: "Coin", cell: (p) => coinName(p.mint) },
         { header: "Amount", numeric: true, cell: (p) => formatLamports(p.lamports) },
-        { header: "Signature", cell: (p) => chainId(p.signature, "signature") },
+        { header: "Signature", cell: payoutSignatures },
       ],
       o.recentPayouts,
     ),
   );
   return { node, mount: mountAll(mounts) };
+}
+
+/** The transaction; an airdrop or contest paid in several names the first and how many more (all of them in its title). */
+function payoutSignatures(p: Overview["recentPayouts"][number]): Node {
+  const more = (p.signatures?.length ?? 1) - 1;
+  if (more < 1) return chainId(p.signature, "signature");
+  return el("span", { "data-field": "signatures", title: p.signatures!.join("\n") }, chainId(p.signature, "signature"), ` +${more} more`);
 }
 
 function feeSplit(f: Overview["feeSplit"]): Node {
