@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { encodeBase58 } from "../ingest/decoders/base58";
 import { testEngines, type TestEngines } from "./testing/engines";
 import { migrationFiles, statements } from "./migrate";
+import { crashAtEveryStatement } from "./testing/migration-crash";
 
 const address = () => encodeBase58(randomBytes(32));
 const signature = () => encodeBase58(randomBytes(64));
@@ -165,16 +166,7 @@ test("0014 on a store of 0013: the column and the rollups from the stored rows, 
 
   const all = file("0014_");
   expect(all.length).toBeGreaterThan(10);
-  for (let cut = 0; cut <= all.length; cut++) {
-    if (cut > 0) await backTo0013();
-    for (const s of all.slice(0, cut)) await e.ch.command(s); // then the crash
-    for (const s of all) await e.ch.command(s); // the migrator runs the file again from its first statement
-    try {
-      await expectStoreRight(truths);
-    } catch (err) {
-      throw new Error(`crash after statement ${cut} of ${all.length}: ${(err as Error).message}`);
-    }
-  }
+  await crashAtEveryStatement(e.ch, all, backTo0013, () => expectStoreRight(truths));
 });
 
 test("after 0014, the views add each new trade once, fees of quote-currency trades only", async () => {

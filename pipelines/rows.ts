@@ -86,7 +86,8 @@ export function toRows(facts: readonly Fact[], configOf: (f: Fact) => PlatformCo
           mint: f.mint,
           venue: f.venue,
           pool: f.pool,
-          config: f.config,
+          // a DAMM v2 swap names no config: the coin's (ClickHouse 0017), so per-config figures count graduated coins
+          config: f.config || (cfg?.address ?? ""),
           quote_mint: f.quoteMint,
           side: f.side,
           trader: f.trader,

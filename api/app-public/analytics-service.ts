@@ -4,6 +4,9 @@
  * the trades (hidden coins' own trades excepted: a handful of coins, read by their key and
  * taken off the totals; likewise stock-paired coins' claims). Fee sums are lamports: only the
  * fees of trades charged in the quote token (`fee_in_base` = 0, ClickHouse migration 0014).
+ * Curve and DAMM v2 trades count in the totals (a DAMM v2 trade carries its coin's config,
+ * 0017); feeSplit and topEarners split the curve's trading fees (`curve_trading_fee`,
+ * `coin_fees`, `coin_fees_span`), the fees the config divides between creator and platform.
  *
  * Windows are whole hours: `24h` is the hour in progress and the 23 before it (7d: 168
  * hours, 30d: 720), `all` has no start. Claims and payouts in the window are those at or
@@ -47,7 +50,8 @@ export function daySpans(from: number, to: number): [number, number][] {
 }
 
 /** [config, trades, volume, trading fees, protocol fees] */
-type Sums = [string, string, string, string, string];
+/** [config, trades, volume, trading fees, protocol fees, the curve's trading fees] */
+type Sums = [string, string, string, string, string, string];
 type Figures = {
   totals: Sums[]; hidden_totals: Sums[]; holders: string | null; sums: SumRow[]; moved: MovedRow[];
   /** the newest claims listed as payouts: [at, slot, signature, ix, inner, mint, role, lamports] */
@@ -68,8 +72,9 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]),
   };
   const sums = (from: string) =>
-    `groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) FROM (
-       SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf FROM ${from} GROUP BY config)`;
+    `groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf), toString(ctf))) FROM (
+       SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf, sum(curve_trading_fee) AS ctf
+       FROM ${from} GROUP BY config)`;
   const [figures, earners, payouts, live, solUsd, actions] = await Promise.all([
     // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, the treasury's sums
     // (creators' claims of all time and the platform's in the window, of coins not stock-paired; payouts), the payouts classified
@@ -77,7 +82,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     deps.ch.query<Figures>(
       `SELECT
          (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
-         ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, if(fee_in_base = 1, 0, trading_fee) AS trading_fee, if(fee_in_base = 1, 0, protocol_fee) AS protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
+         ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, if(fee_in_base = 1, 0, trading_fee) AS trading_fee, if(fee_in_base = 1, 0, protocol_fee) AS protocol_fee, if(fee_in_base = 1 OR venue != 'dbc', 0, trading_fee) AS curve_trading_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
          (${HOLDERS_TOTAL(hidden)}) AS holders,
          ${TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`)},
          ${MOVED},
@@ -106,17 +111,19 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     newestActionPayouts(deps.sql, { limit: RECENT_PAYOUTS, hidden }),
   ]);
   const f = figures[0]!;
-  const net = new Map<string, { trades: bigint; volume: bigint; tf: bigint; pf: bigint }>();
+  const net = new Map<string, { trades: bigint; volume: bigint; tf: bigint; pf: bigint; ctf: bigint }>();
   for (const [rows, sign] of [[f.totals, 1n], [f.hidden_totals, -1n]] as const)
-    for (const [config, trades, volume, tf, pf] of rows) {
-      const n = net.get(config) ?? { trades: 0n, volume: 0n, tf: 0n, pf: 0n };
+    for (const [config, trades, volume, tf, pf, ctf] of rows) {
+      const n = net.get(config) ?? { trades: 0n, volume: 0n, tf: 0n, pf: 0n, ctf: 0n };
       n.trades += sign * BigInt(trades);
       n.volume += sign * BigInt(volume || 0);
       n.tf += sign * BigInt(tf || 0);
       n.pf += sign * BigInt(pf || 0);
+      n.ctf += sign * BigInt(ctf || 0);
       net.set(config, n);
     }
-  let trades = 0n, volume = 0n, tradingFees = 0n, protocolFees = 0n, creatorFees = 0n;
+  // feeSplit: the curve's trading fees, split by each config's creatorPct (a DAMM v2 pool's go to its positions)
+  let trades = 0n, volume = 0n, tradingFees = 0n, protocolFees = 0n, curveFees = 0n, creatorFees = 0n;
   for (const [config, n] of net) {
     trades += n.trades;
     const cfg = deps.configs.byAddress.get(config);
@@ -124,7 +131,8 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     volume += n.volume;
     tradingFees += n.tf;
     protocolFees += n.pf;
-    creatorFees += (n.tf * BigInt(cfg.creatorPct)) / 100n;
+    curveFees += n.ctf;
+    creatorFees += (n.ctf * BigInt(cfg.creatorPct)) / 100n;
   }
   const configured = deps.configs.launch ?? deps.configs.all[0];
   const creatorBps = configured ? configured.creatorPct * 100 : 0;
@@ -171,7 +179,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     revenue: { lamports: series.reduce((s, d) => s + BigInt(d.lamports), 0n).toString(), usd: revenueUsd, series },
     feeSplit: {
       creatorLamports: creatorFees.toString(),
-      platformLamports: (tradingFees - creatorFees).toString(),
+      platformLamports: (curveFees - creatorFees).toString(),
       protocolLamports: protocolFees.toString(),
       creatorBps,
       platformBps: configured ? 10_000 - creatorBps : 0,

@@ -73,7 +73,12 @@ async function readLedger(p: Platform) {
     ch.query<{ signature: string; ix: number; inner: number; usd: number; priced: number }>("SELECT signature, ix, inner, usd, priced FROM treasury_transfers"),
   ]);
   // fees paid in the coin are in no lamport figure: the ledger's fees are those paid in the quote token
-  const trades = stored.map((t) => (feesInCoin(t) ? { ...t, tf: "0", pf: "0", rf: "0", coinFees: true } : { ...t, coinFees: false }));
+  // a DAMM v2 trade's config is its coin's (the directory's newest row), whatever the store says: the store is checked below
+  const coinConfig = new Map<string, string>();
+  for (const d of [...directory].sort((a, b) => Number(BigInt(a.version) - BigInt(b.version)))) coinConfig.set(d.mint, d.config);
+  const trades = stored
+    .map((t) => (t.venue === "damm_v2" ? { ...t, config: coinConfig.get(t.mint) ?? "" } : t))
+    .map((t) => (feesInCoin(t) ? { ...t, tf: "0", pf: "0", rf: "0", coinFees: true } : { ...t, coinFees: false }));
   // the treasury actions' records and their payment batches (Postgres)
   const [airdrops, contests, batches] = await Promise.all([
     p.engines.sql<{ id: string; mint: string; completed_at: Date | null; published_at: Date | null }[]>`SELECT id::text, mint, completed_at, published_at FROM airdrops`,
@@ -166,14 +171,16 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
     const since = hours === null ? 0 : Math.floor(now / 3600) * 3600 - (hours - 1) * 3600;
     const inRange = l.trades.filter((t) => t.t >= since && !hidden.has(t.mint));
     const sol = inRange.filter((t) => solCfg(t.config));
+    // the fee split and top earners: the curve's trading fees (a DAMM v2 pool's go to its positions)
     const perConfig = new Map<string, bigint>();
-    for (const t of sol) perConfig.set(t.config, (perConfig.get(t.config) ?? 0n) + BigInt(t.tf));
+    for (const t of sol.filter((t) => t.venue === "dbc")) perConfig.set(t.config, (perConfig.get(t.config) ?? 0n) + BigInt(t.tf));
     const creator = sum([...perConfig].map(([c, tf]) => (tf * BigInt(configs.byAddress.get(c)!.creatorPct)) / 100n));
+    const curveFees = sum([...perConfig.values()]);
     const tradingFees = sum(sol.map((t) => BigInt(t.tf)));
     // topEarners: whole UTC days
     const dayStart = Math.floor(since / 86400) * 86400;
     const perCoin = new Map<string, Map<string, bigint>>();
-    for (const t of l.trades.filter((t) => t.t >= dayStart && !hidden.has(t.mint) && solCfg(t.config))) {
+    for (const t of l.trades.filter((t) => t.t >= dayStart && !hidden.has(t.mint) && solCfg(t.config) && t.venue === "dbc")) {
       const m = perCoin.get(t.mint) ?? new Map<string, bigint>();
       m.set(t.config, (m.get(t.config) ?? 0n) + BigInt(t.tf));
       perCoin.set(t.mint, m);
@@ -226,7 +233,7 @@ function expected(l: Ledger, configs: ConfigRegistry, treasury: string[], platfo
       revenue: { lamports: sum(series.map((d) => BigInt(d.lamports))).toString(), usd: series.reduce((s, d) => s + d.usd, 0), series },
       feeSplit: {
         creatorLamports: creator.toString(),
-        platformLamports: (tradingFees - creator).toString(),
+        platformLamports: (curveFees - creator).toString(),
         protocolLamports: sum(sol.map((t) => BigInt(t.pf))).toString(),
         creatorBps: launch.creatorPct * 100,
         platformBps: 10_000 - launch.creatorPct * 100,
@@ -483,6 +490,15 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     expect(atoms).toBeGreaterThan(lamportFees);
   });
 
+  test("DAMM v2 trades are stored with their coin's config and count in the totals (not in the curve's fee split)", async () => {
+    const l = await readLedger(p);
+    const damm = l.stored.filter((t) => t.venue === "damm_v2");
+    // graduated coins traded on DAMM v2, with fees: without their config they would be in no SOL-quoted total
+    expect(damm.length).toBeGreaterThan(0);
+    expect(damm.some((t) => BigInt(t.tf) > 0n)).toBe(true);
+    expect(damm.filter((t) => t.config !== l.dir.get(t.mint)?.config).map((t) => t.signature)).toEqual([]);
+  });
+
   test("analytics overview: totals, revenue and its series, fee split, creator rewards, top earners and payouts for each range", async () => {
     for (const range of ["24h", "7d", "30d", "all"] as const) {
       const want = await overviewMatchesLedger(range);
@@ -590,7 +606,7 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     expect(activity.text).toBe(`The platform paid ${formatUnits(BigInt(mine[0]!.lamports), 9)} SOL to the creator ${w.creator.slice(0, 4)}…${w.creator.slice(-4)}.`);
   });
 
-  test("migrations 0011, 0013 and 0014 fill their rollups and read models from what is stored (what an upgrade runs): the same answers", async () => {
+  test("migrations 0011, 0013, 0014 and 0017 fill their rollups and read models from what is stored (what an upgrade runs): the same answers", async () => {
     const strip = ({ at, ...rest }: any) => rest;
     const paths = [
       "/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=7d", "/v1/analytics/overview?range=all", "/v1/tokenomics",
@@ -599,8 +615,9 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     const before = await Promise.all(paths.map(async (x) => strip((await p.call(x)).body)));
     const currencies = () => p.engines.ch.query("SELECT fee_in_base, count() AS n FROM trades GROUP BY fee_in_base ORDER BY fee_in_base");
     const stored = await currencies();
-    // 0014 last, as an upgrade runs them: 0011 and 0013 sum every fee, 0014 the quote-currency fees again
-    for (const name of ["0011_", "0013_", "0014_"]) {
+    // in order, as an upgrade runs them: 0011 and 0013 sum every fee, 0014 the quote-currency fees again, 0017 counts
+    // DAMM v2 trades by their coin's config again and splits the curve's fees
+    for (const name of ["0011_", "0013_", "0014_", "0017_"]) {
       const file = migrationFiles("clickhouse").find((f) => f.name.startsWith(name))!;
       for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
     }

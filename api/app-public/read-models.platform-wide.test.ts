@@ -180,7 +180,7 @@ describe("treasury read models", () => {
     expect(own.items.map((i: any) => i.links.signature)).toEqual(mine);
   });
 
-  test("migrations 0013 and 0014 fill every read model from what is stored: the same rows, classified with every agent known, priced with the stored history", async () => {
+  test("migrations 0013, 0014 and 0017 fill every read model from what is stored: the same rows, classified with every agent known, priced with the stored history", async () => {
     // a coin with trades, a claim and a payout stored before its agent appeared (all of 2001)
     const [mint, creator, vault] = [address(), address(), address()];
     const at = Y2001 + 5 * 86_400;
@@ -222,8 +222,8 @@ describe("treasury read models", () => {
     const lamportFees = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 2 === 0).reduce((s, i) => s + 100_003 + i, 0);
     expect(before.rows.span.filter((r: any) => r.level === 5).map((r: any) => r.fee)).toEqual([String(lamportFees)]);
 
-    // 0013, then 0014 (as an upgrade runs them: 0013's copy sums every fee, 0014's the lamports again)
-    for (const name of ["0013_", "0014_"]) {
+    // 0013, 0014, then 0017 (as an upgrade runs them: 0013's copy sums every fee, 0014's the lamports again, 0017 the curve's apart)
+    for (const name of ["0013_", "0014_", "0017_"]) {
       const file = migrationFiles("clickhouse").find((f) => f.name.startsWith(name))!;
       for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
     }

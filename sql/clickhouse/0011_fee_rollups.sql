@@ -60,7 +60,7 @@ TRUNCATE TABLE fees_1h;
 TRUNCATE TABLE coin_fees_1d;
 TRUNCATE TABLE coin_fees;
 
-INSERT INTO fees_1h
+INSERT INTO fees_1h (hour, config, trades, volume, trading_fee, protocol_fee, referral_fee)
 SELECT toStartOfHour(at) AS hour, config, toUInt64(count()), sum(toUInt128(amount_quote)), sum(toUInt128(trading_fee)),
   sum(toUInt128(protocol_fee)), sum(toUInt128(referral_fee))
 FROM trades GROUP BY hour, config;

@@ -68,7 +68,7 @@ TRUNCATE TABLE fees_1h;
 TRUNCATE TABLE coin_fees;
 TRUNCATE TABLE coin_fees_span;
 
-INSERT INTO fees_1h
+INSERT INTO fees_1h (hour, config, trades, volume, trading_fee, protocol_fee, referral_fee)
 SELECT toStartOfHour(at) AS hour, config, toUInt64(count()), sum(toUInt128(amount_quote)), sumIf(toUInt128(trading_fee), fee_in_base = 0),
   sumIf(toUInt128(protocol_fee), fee_in_base = 0), sumIf(toUInt128(referral_fee), fee_in_base = 0)
 FROM trades GROUP BY hour, config;
