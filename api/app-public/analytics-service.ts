@@ -12,9 +12,9 @@
  */
 import { lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
-import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
+import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, payoutWindowPart, type MovedRow, type PayoutTuple, type SumRow } from "../public/treasury-sql";
 import { hiddenMints } from "../public/feed-service";
-import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, SMALL_READ, agentsLive, notIn, solConfigs, stockConfigs, treasurySet, usdOf } from "./platform-reads";
+import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, notIn, platformParts, solConfigs, stockConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
 export type Range = keyof typeof RANGE_HOURS;
@@ -50,6 +50,10 @@ type Figures = {
   totals: Sums[]; hidden_totals: Sums[]; holders: string | null; sums: SumRow[]; moved: MovedRow[];
   /** the newest claims listed as payouts: [at, slot, signature, ix, inner, mint, role, lamports] */
   claims: [number, string, string, number, number, string, string, string][];
+  /** the top earners: [mint, lamports] */
+  earners: [string, string][];
+  /** the first window of the newest payouts (newestPayouts) */
+  payouts: PayoutTuple[];
 };
 
 export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = Date.now()) {
@@ -61,47 +65,50 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const sol = solConfigs(deps);
   const treasury = treasurySet(deps);
   const pcts = sol.map((a) => deps.configs.byAddress.get(a)!.creatorPct);
+  const window = payoutWindowPart(RECENT_PAYOUTS, "payout_scan");
   const p = {
     since, today, hidden, sol, stock: stockConfigs(deps), pcts, treasury, limit: TOP_EARNERS, recent: RECENT_PAYOUTS,
-    levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]),
+    levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]), ...window.params,
   };
   const sums = (from: string) =>
-    `groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) FROM (
+    `SELECT groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) AS x FROM (
        SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf FROM ${from} GROUP BY config)`;
-  const [figures, earners, payouts, live, solUsd] = await Promise.all([
-    // one read of every sum: trades and fees per config (hidden coins' own taken off below), holders, the treasury's sums
-    // (creators' claims of all time and the platform's in the window, of coins not stock-paired; payouts), the payouts classified
-    // otherwise since they were stored, and the newest claims (keyed by time)
-    deps.ch.query<Figures>(
-      `SELECT
-         (SELECT ${sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')")}) AS totals,
-         ${hidden.length ? `(SELECT ${sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")})` : "[]"} AS hidden_totals,
-         (${HOLDERS_TOTAL(hidden)}) AS holders,
-         ${TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`)},
-         ${MOVED},
-         (SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) FROM (
+  const [f, live, solUsd] = await Promise.all([
+    // one read of every figure (platformParts): trades and fees per config (hidden coins' own taken off below), holders, the
+    // treasury's sums (creators' claims of all time and the platform's in the window, of coins not stock-paired; payouts), the
+    // payouts classified otherwise since they were stored, the newest claims (keyed by time), the top earners and the newest payouts
+    platformParts<Figures>(
+      deps.ch,
+      {
+        totals: sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')"),
+        hidden_totals: hidden.length
+          ? sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")
+          : "SELECT [] AS x",
+        holders: HOLDERS_TOTAL(hidden),
+        sums: TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`),
+        moved: MOVED,
+        claims: `SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) AS x FROM (
             SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) AND config NOT IN {stock:Array(String)} ${notIn("hidden", hidden)}
-            ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS claims
-       ${SMALL_READ}`,
+            ORDER BY ${NEWEST} LIMIT {recent:UInt32})`,
+        // the creator's side of each coin's trading fees, floored per coin and config
+        earners: `SELECT groupArray((mint, toString(l))) AS x FROM (
+           SELECT mint, sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100)) AS l, sum(tf) AS fees
+           FROM (SELECT mint, config, sum(trading_fee) AS tf FROM ${
+             range === "all"
+               ? "coin_fees WHERE 1"
+               : "coin_fees_span WHERE ((level, toUInt16(start)) IN arrayZip({levels:Array(UInt8)}, {starts:Array(UInt16)}) OR (level = 0 AND start > toDate({today:UInt16})))"
+           } AND config IN {sol:Array(String)} ${notIn("hidden", hidden)} GROUP BY mint, config)
+           GROUP BY mint HAVING fees > 0 ORDER BY l DESC, mint LIMIT {limit:UInt32})`,
+        payouts: window.sql,
+      },
       p,
     ),
-    // the creator's side of each coin's trading fees, floored per coin and config
-    deps.ch.query<{ mint: string; lamports: string }>(
-      `SELECT mint, toString(l) AS lamports FROM (
-         SELECT mint, sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100)) AS l, sum(tf) AS fees
-         FROM (SELECT mint, config, sum(trading_fee) AS tf FROM ${
-           range === "all"
-             ? "coin_fees WHERE 1"
-             : "coin_fees_span WHERE ((level, toUInt16(start)) IN arrayZip({levels:Array(UInt8)}, {starts:Array(UInt16)}) OR (level = 0 AND start > toDate({today:UInt16})))"
-         } AND config IN {sol:Array(String)} ${notIn("hidden", hidden)} GROUP BY mint, config)
-         GROUP BY mint HAVING fees > 0 ORDER BY l DESC, mint LIMIT {limit:UInt32})`,
-      p,
-    ),
-    newestPayouts(deps.ch, { limit: RECENT_PAYOUTS, creatorsOnly: false, hidden }),
     agentsLive(deps),
     solUsdNow(deps),
   ]);
-  const f = figures[0]!;
+  // the newest payouts: the first window read above (another read only when it holds too few)
+  const payouts = await newestPayouts(deps.ch, { limit: RECENT_PAYOUTS, creatorsOnly: false, hidden, first: f.payouts });
+  const earners = f.earners.map(([mint, lamports]) => ({ mint, lamports }));
   const net = new Map<string, { trades: bigint; volume: bigint; tf: bigint; pf: bigint }>();
   for (const [rows, sign] of [[f.totals, 1n], [f.hidden_totals, -1n]] as const)
     for (const [config, trades, volume, tf, pf] of rows) {
