@@ -14,7 +14,7 @@ import { lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, payoutWindowPart, type MovedRow, type PayoutTuple, type SumRow } from "../public/treasury-sql";
 import { hiddenMints } from "../public/feed-service";
-import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, notIn, platformParts, solConfigs, stockConfigs, treasurySet, usdOf } from "./platform-reads";
+import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, isPlatformClaim, notIn, platformParts, solConfigs, stockConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
 export type Range = keyof typeof RANGE_HOURS;
@@ -48,8 +48,8 @@ export function daySpans(from: number, to: number): [number, number][] {
 type Sums = [string, string, string, string, string];
 type Figures = {
   totals: Sums[]; hidden_totals: Sums[]; holders: string | null; sums: SumRow[]; moved: MovedRow[];
-  /** the newest claims listed as payouts: [at, slot, signature, ix, inner, mint, role, lamports] */
-  claims: [number, string, string, number, number, string, string, string][];
+  /** the first window of the newest claims (listedClaims) */
+  claims: Claim[];
   /** the top earners: [mint, lamports] */
   earners: [string, string][];
   /** the first window of the newest payouts (newestPayouts) */
@@ -67,8 +67,8 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const pcts = sol.map((a) => deps.configs.byAddress.get(a)!.creatorPct);
   const window = payoutWindowPart(RECENT_PAYOUTS, "payout_scan");
   const p = {
-    since, today, hidden, sol, stock: stockConfigs(deps), pcts, treasury, limit: TOP_EARNERS, recent: RECENT_PAYOUTS,
-    levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]), ...window.params,
+    since, today, hidden, sol, stock: stockConfigs(deps), pcts, treasury, limit: TOP_EARNERS,
+    levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]), claim_scan: CLAIM_SCAN, ...window.params,
   };
   const sums = (from: string) =>
     `SELECT groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) AS x FROM (
@@ -87,9 +87,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
         holders: HOLDERS_TOTAL(hidden),
         sums: TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`),
         moved: MOVED,
-        claims: `SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports))) AS x FROM (
-            SELECT * FROM fee_claim_feed WHERE (role = 'creator' OR ${PLATFORM_CLAIM}) AND config NOT IN {stock:Array(String)} ${notIn("hidden", hidden)}
-            ORDER BY ${NEWEST} LIMIT {recent:UInt32})`,
+        claims: CLAIM_WINDOW,
         // the creator's side of each coin's trading fees, floored per coin and config
         earners: `SELECT groupArray((mint, toString(l))) AS x FROM (
            SELECT mint, sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100)) AS l, sum(tf) AS fees
@@ -106,8 +104,14 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     agentsLive(deps),
     solUsdNow(deps),
   ]);
-  // the newest payouts: the first window read above (another read only when it holds too few)
-  const payouts = await newestPayouts(deps.ch, { limit: RECENT_PAYOUTS, creatorsOnly: false, hidden, first: f.payouts });
+  // the newest claims and payouts: the first windows read above (another read only when one holds too few)
+  const stock = new Set(p.stock);
+  const listed = ([, , , , , mint, role, , claimer, config]: Claim) =>
+    (role === "creator" || isPlatformClaim(role, claimer, treasury)) && !stock.has(config) && !hidden.includes(mint);
+  const [claimed, payouts] = await Promise.all([
+    listedClaims(deps, f.claims, listed),
+    newestPayouts(deps.ch, { limit: RECENT_PAYOUTS, creatorsOnly: false, hidden, first: f.payouts }),
+  ]);
   const earners = f.earners.map(([mint, lamports]) => ({ mint, lamports }));
   const net = new Map<string, { trades: bigint; volume: bigint; tf: bigint; pf: bigint }>();
   for (const [rows, sign] of [[f.totals, 1n], [f.hidden_totals, -1n]] as const)
@@ -152,7 +156,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const rewardUsd = usdOf(claimedByCreators.usd + toCreators.usd, claimedByCreators.unpriced + toCreators.unpriced, firstPrice);
   // recent payouts: the newest claims and the newest payouts, merged (each read newest first from its own table)
   const recent = [
-    ...f.claims.map(([at, slot, signature, ix, inner, mint, role, lamports]) => ({
+    ...claimed.map(([at, slot, signature, ix, inner, mint, role, lamports]) => ({
       at, slot, signature, ix, inner, mint, lamports, kind: role === "creator" ? "creator_fee_claim" : "fee_claim",
     })),
     ...payouts.map((x) => ({ ...x, kind: `${x.payout}_payout` })),
@@ -183,6 +187,27 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     recentPayouts: recent.map((x) => ({ kind: x.kind, mint: x.mint, lamports: x.lamports, at: new Date(Number(x.at) * 1000).toISOString(), signature: x.signature })),
     at: new Date(nowMs).toISOString(),
   };
+}
+
+/** A stored claim: [at, slot, signature, ix, inner, mint, role, lamports, claimer, config] */
+type Claim = [number, string, string, number, number, string, string, string, string, string];
+const CLAIM_SCAN = 64;
+/**
+ * The newest `scan` claims of `fee_claim_feed` (keyed by time: read from its end), unfiltered: the claims listed
+ * (creators' and the platform's, PLATFORM_CLAIM; not stock-paired, not hidden) are picked from them here, which costs the engine less than
+ * the same conditions in the read (each expression of a read costs; measured 1.8 against 4.8 ms).
+ */
+const CLAIM_WINDOW = `SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports), claimer, config)) AS x FROM (
+  SELECT at, slot, signature, ix, inner, mint, role, lamports, claimer, config FROM fee_claim_feed ORDER BY ${NEWEST} LIMIT {claim_scan:UInt32})`;
+
+/** The newest RECENT_PAYOUTS claims `listed` keeps, newest first: from `first` (CLAIM_WINDOW), widened eightfold while it holds too few. */
+async function listedClaims(deps: PublicDeps, first: Claim[], listed: (c: Claim) => boolean): Promise<Claim[]> {
+  for (let scan = CLAIM_SCAN, rows = first; ; ) {
+    const kept = rows.filter(listed);
+    if (kept.length >= RECENT_PAYOUTS || rows.length < scan) return kept.slice(0, RECENT_PAYOUTS);
+    scan *= 8;
+    rows = (await platformParts<{ claims: Claim[] }>(deps.ch, { claims: CLAIM_WINDOW }, { claim_scan: scan })).claims;
+  }
 }
 
 /** The platform's claims per UTC day in the window (days with claims only, oldest first). */

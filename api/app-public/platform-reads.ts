@@ -76,6 +76,8 @@ export async function platformParts<T extends Record<string, unknown>>(ch: Click
 
 /** The platform's claims into the treasury: partner-role claims and DAMM v2 position claims by a treasury address. */
 export const PLATFORM_CLAIM = "(role = 'partner' OR (role = 'position' AND claimer IN {treasury:Array(String)}))";
+/** PLATFORM_CLAIM for a claim read whole. */
+export const isPlatformClaim = (role: string, claimer: string, treasury: readonly string[]) => role === "partner" || (role === "position" && treasury.includes(claimer));
 
 /**
  * The first SOL price ever recorded, the price of rows stored before any price at or before
