@@ -47,7 +47,7 @@ export function daySpans(from: number, to: number): [number, number][] {
 /** [config, trades, volume, trading fees, protocol fees] */
 type Sums = [string, string, string, string, string];
 type Figures = {
-  totals: Sums[]; hidden_totals: Sums[]; holders: string | null; sums: SumRow[]; moved: MovedRow[];
+  totals: Sums[]; hidden_totals?: Sums[]; holders: string | null; sums: SumRow[]; moved: MovedRow[];
   /** the first window of the newest claims (listedClaims) */
   claims: Claim[];
   /** the top earners: [mint, lamports] */
@@ -71,7 +71,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]), claim_scan: CLAIM_SCAN, ...window.params,
   };
   const sums = (from: string) =>
-    `SELECT groupArray((config, toString(trades), toString(volume), toString(tf), toString(pf))) AS x FROM (
+    `SELECT groupArray((config, trades, volume, tf, pf)) AS x FROM (
        SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf FROM ${from} GROUP BY config)`;
   const [f, live, solUsd] = await Promise.all([
     // one read of every figure (platformParts): trades and fees per config (hidden coins' own taken off below), holders, the
@@ -83,13 +83,13 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
         totals: sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')"),
         hidden_totals: hidden.length
           ? sums("(SELECT config, 1 AS trades, amount_quote AS volume, trading_fee, protocol_fee FROM trades WHERE mint IN {hidden:Array(String)} AND at >= toDateTime({since:UInt32}, 'UTC'))")
-          : "SELECT [] AS x",
+          : null,
         holders: HOLDERS_TOTAL(hidden),
         sums: TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`),
         moved: MOVED,
         claims: CLAIM_WINDOW,
         // the creator's side of each coin's trading fees, floored per coin and config
-        earners: `SELECT groupArray((mint, toString(l))) AS x FROM (
+        earners: `SELECT groupArray((mint, l)) AS x FROM (
            SELECT mint, sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100)) AS l, sum(tf) AS fees
            FROM (SELECT mint, config, sum(trading_fee) AS tf FROM ${
              range === "all"
@@ -114,7 +114,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   ]);
   const earners = f.earners.map(([mint, lamports]) => ({ mint, lamports }));
   const net = new Map<string, { trades: bigint; volume: bigint; tf: bigint; pf: bigint }>();
-  for (const [rows, sign] of [[f.totals, 1n], [f.hidden_totals, -1n]] as const)
+  for (const [rows, sign] of [[f.totals, 1n], [f.hidden_totals ?? [], -1n]] as const)
     for (const [config, trades, volume, tf, pf] of rows) {
       const n = net.get(config) ?? { trades: 0n, volume: 0n, tf: 0n, pf: 0n };
       n.trades += sign * BigInt(trades);
@@ -197,7 +197,7 @@ const CLAIM_SCAN = 64;
  * (creators' and the platform's, PLATFORM_CLAIM; not stock-paired, not hidden) are picked from them here, which costs the engine less than
  * the same conditions in the read (each expression of a read costs; measured 1.8 against 4.8 ms).
  */
-const CLAIM_WINDOW = `SELECT groupArray((toUnixTimestamp(at), toString(slot), signature, ix, inner, mint, toString(role), toString(lamports), claimer, config)) AS x FROM (
+const CLAIM_WINDOW = `SELECT groupArray((toUnixTimestamp(at), slot, signature, ix, inner, mint, role, lamports, claimer, config)) AS x FROM (
   SELECT at, slot, signature, ix, inner, mint, role, lamports, claimer, config FROM fee_claim_feed ORDER BY ${NEWEST} LIMIT {claim_scan:UInt32})`;
 
 /** The newest RECENT_PAYOUTS claims `listed` keeps, newest first: from `first` (CLAIM_WINDOW), widened eightfold while it holds too few. */

@@ -11,13 +11,13 @@ import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { hiddenMints } from "../public/feed-service";
 import { HOLDERS_TOTAL, NOT_SOL_MINTS, agentsLive, platformParts, solConfigs } from "./platform-reads";
 
-type Counts = { day: string; all: string; fees: string; hidden_day: string; hidden_all: string; hidden_fees: string; holders: string | null; not_sol: string[] };
+type Counts = { day: string; all: string; fees: string; hidden_day?: string; hidden_all?: string; hidden_fees?: string; holders: string | null; not_sol: string[] };
 
 export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
   const since = Math.floor(nowMs / 1000) - 86400;
   const hidden = await hiddenMints(deps);
   const sol = solConfigs(deps);
-  const ofHidden = (sql: string) => (hidden.length ? `SELECT ${sql} AS x FROM trades WHERE mint IN {hidden:Array(String)}` : "SELECT '0' AS x");
+  const ofHidden = (sql: string) => (hidden.length ? `SELECT ${sql} AS x FROM trades WHERE mint IN {hidden:Array(String)}` : null);
   const [rows, c, live, solUsd] = await Promise.all([
     deps.board.rows(),
     // one read (platformParts): trades of all time and fees from the hourly rollup, the last 24 h (whole minutes) from the minute one
@@ -49,8 +49,8 @@ export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
     coins: shown.length,
     graduated: shown.filter((r) => r.dammPool).length,
     agentsLive: live,
-    trades24h: Number(c.day || 0) - Number(c.hidden_day),
-    tradesAll: Number(c.all || 0) - Number(c.hidden_all),
+    trades24h: Number(c.day || 0) - Number(c.hidden_day ?? 0),
+    tradesAll: Number(c.all || 0) - Number(c.hidden_all ?? 0),
     volume24hSol: formatUnits(volume24h, 9),
     volumeAllSol: formatUnits(volumeAll, 9),
     feesAllSol: formatUnits(BigInt(c.fees || 0) - BigInt(c.hidden_fees || 0), 9),

@@ -43,7 +43,7 @@ export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
       sums: TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND ${PLATFORM_CLAIM}) OR kind IN ('paid', 'flow')`),
       burned: "SELECT toString(sum(burned)) AS x FROM burn_totals WHERE mint = {mint:String}",
       coin_supply: "SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) AS x FROM agent_directory WHERE mint = {mint:String}",
-      buybacks: `SELECT groupArray((toUnixTimestamp(at), toString(lamports), toString(atoms), signature)) AS x FROM (
+      buybacks: `SELECT groupArray((toUnixTimestamp(at), lamports, atoms, signature)) AS x FROM (
          SELECT at, lamports, atoms, signature FROM treasury_flows WHERE kind = 'buyback' ORDER BY ${NEWEST} LIMIT {recent:UInt32})`,
       moved: MOVED,
       payouts: window.sql,

@@ -33,7 +33,9 @@ const payoutWindow = (until: boolean) => `
  */
 export function payoutWindowPart(limit: number, param: string): { sql: string; params: Record<string, number> } {
   return {
-    sql: `SELECT groupArray((at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (${payoutWindow(false).replace("{scan:UInt32}", `{${param}:UInt32}`)})`,
+    // the raw columns: the part's JSON gives 64-bit integers as strings (platformParts)
+    sql: `SELECT groupArray((toUnixTimestamp(at), slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (
+      SELECT at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank FROM treasury_payouts ORDER BY ${NEWEST} LIMIT {${param}:UInt32})`,
     params: { [param]: firstWindow(limit) },
   };
 }
@@ -82,14 +84,14 @@ export function newestPayouts(ch: ClickHouse, o: { limit: number; creatorsOnly: 
  * (platformParts: one row, one column `x`): [kind, day, role, rows, lamports, usd (lamport-dollars), unpriced lamports, atoms][].
  */
 export const TREASURY_SUMS = (where: string) => `
-  SELECT groupArray((kind, toString(day), role, toString(n), toString(l), u, toString(un), toString(a))) AS x FROM (
+  SELECT groupArray((kind, day, role, n, l, u, un, a)) AS x FROM (
      SELECT kind, toDate(hour) AS day, role, sum(rows) AS n, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS un, sum(atoms) AS a
      FROM treasury_sums WHERE ${where} GROUP BY kind, day, role)`;
 export type SumRow = [string, string, string, string, string, number, string, string];
 
 /** The transfers classified otherwise than when stored (payout_reclassified: few), as a part of a read (platformParts). */
 export const MOVED = `
-  SELECT groupArray((stored_as, payout, toString(l), u, toString(n))) AS x FROM (
+  SELECT groupArray((stored_as, payout, l, u, n)) AS x FROM (
      SELECT stored_as, payout, sum(lamports) AS l, sum(usd) AS u, sumIf(toUInt128(lamports), priced = 0) AS n FROM payout_reclassified FINAL
      GROUP BY stored_as, payout)`;
 /** [classification when stored, classification now, lamports, usd, unpriced lamports] */
