@@ -22,10 +22,18 @@ export type PayoutTuple = [number, string, string, number, number, string, strin
 
 /** The first window newestClassified reads for `limit` payouts. */
 const firstWindow = (limit: number) => Math.max(64, limit * 4);
-const payoutWindow = (until: boolean) => `
+/**
+ * The newest `scan` stored payouts at or before `until`. Its numbers are written into the SQL (checked integers): a read without
+ * parameters runs beside the parameterized reads instead of after them (infra/clickhouse/chdb.ts), e.g. beside the feed's own.
+ */
+const payoutWindow = (scan: number, until: number | undefined) => `
   SELECT toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, recipient, toString(lamports) AS lamports, mint,
     toString(payout) AS payout, toString(rank) AS rank
-  FROM treasury_payouts ${until ? "WHERE at <= toDateTime({until:UInt32}, 'UTC')" : ""} ORDER BY ${NEWEST} LIMIT {scan:UInt32}`;
+  FROM treasury_payouts ${until === undefined ? "" : `WHERE at <= toDateTime(${uint(until)}, 'UTC')`} ORDER BY ${NEWEST} LIMIT ${uint(scan)}`;
+const uint = (x: number) => {
+  if (!Number.isSafeInteger(x) || x < 0) throw new Error(`not a whole number: ${x}`);
+  return x;
+};
 
 /**
  * The first window of the newest `limit` payouts (newestPayouts) as a part of another read
@@ -55,7 +63,7 @@ async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolea
     const rows: StoredPayout[] =
       first && scan === firstWindow(limit)
         ? first.map(([at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank]) => ({ at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank }))
-        : await ch.query<StoredPayout>(payoutWindow(until !== undefined), { scan, until: until ?? 0 });
+        : await ch.query<StoredPayout>(payoutWindow(scan, until));
     const whole = rows.length < scan;
     const edge = whole ? -1 : Number(rows.at(-1)!.at);
     const best = new Map<string, StoredPayout>();
