@@ -4,9 +4,13 @@
  * and cached, over 10k coins, `--trades` trades (default 1,000,000) over 30 days and the
  * treasury's tables (bench/dataset.ts loadTreasury), with the process's CPU time per uncached request.
  * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`; `--profile` prints each engine read's own time instead.
+ * `--dir DIR` keeps the engines' data in DIR and reuses it when it holds the same `--trades` (the data's times are
+ * those of its load: as it ages, the windows ending now hold fewer of its rows).
  */
 import { parseArgs } from "node:util";
-import { freshEngines } from "../infra/testing/engines";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { enginesIn, freshEngines } from "../infra/testing/engines";
 import { createLogger } from "../infra/log";
 import { loadConfig } from "../infra/config";
 import { wirePlatform } from "../compose/wiring";
@@ -18,13 +22,14 @@ import { backgroundMergesSettled, benchMints, loadAgents, loadTrades, loadTreasu
 import { measureUrl, round } from "./measure";
 
 const { values: args } = parseArgs({
-  options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" }, profile: { type: "boolean", default: false } },
+  options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" }, profile: { type: "boolean", default: false }, dir: { type: "string" } },
 });
 const AGENTS = 10_000;
 const TREASURY = "TreasuryBench111111111111111111111111111111";
 const say = (msg: string) => console.error(`[bench:analytics] ${msg}`);
 
-const engines = await freshEngines("acp-bench-analytics", 20);
+if (args.dir && existsSync(args.dir) && !existsSync(join(args.dir, "dataset.json"))) throw new Error(`${args.dir} holds no complete dataset (a load stopped?): remove it`);
+const engines = args.dir ? await enginesIn(args.dir, 20) : await freshEngines("acp-bench-analytics", 20);
 const { ch, sql } = engines;
 const log = createLogger("warn");
 const configs = simulatedConfigRegistry(fixtureSimConfigs(7));
@@ -36,11 +41,23 @@ const [uncached, cached] = [await wire(false), await wire(true)];
 const a = uncached.app.listen({ port: 0, hostname: "127.0.0.1" });
 const b = cached.app.listen({ port: 0, hostname: "127.0.0.1" });
 
-const mints = await loadAgents(ch, sql, configs.launch!, AGENTS);
-const t = performance.now();
-await loadTrades(ch, { offset: 0, count: Number(args.trades), total: Number(args.trades), agents: AGENTS, days: 30, config: configs.launch!.address });
-await loadTreasury(ch, { agents: AGENTS, days: 30, treasury: TREASURY, platformToken, claimsPerCoin: 6 });
-say(`loaded ${args.trades} trades and the treasury's tables in ${round((performance.now() - t) / 1000, 1)} s; merges settled after ${await backgroundMergesSettled(ch)} s`);
+// a kept dataset (--dir) says what it holds and when it was loaded
+const marker = args.dir ? join(args.dir, "dataset.json") : null;
+const kept = marker && existsSync(marker) ? (JSON.parse(readFileSync(marker, "utf8")) as { trades: number; agents: number; loadedAt: string }) : null;
+if (kept && (kept.trades !== Number(args.trades) || kept.agents !== AGENTS)) throw new Error(`${args.dir} holds ${kept.trades} trades of ${kept.agents} coins: use another --dir`);
+let mints: string[];
+if (kept) {
+  mints = await benchMints(ch, AGENTS);
+  say(`reusing ${kept.trades} trades loaded at ${kept.loadedAt} (${round((Date.now() - Date.parse(kept.loadedAt)) / 3_600_000, 1)} h ago); merges settled after ${await backgroundMergesSettled(ch)} s`);
+} else {
+  mints = await loadAgents(ch, sql, configs.launch!, AGENTS);
+  const t = performance.now();
+  const loadedAt = new Date().toISOString();
+  await loadTrades(ch, { offset: 0, count: Number(args.trades), total: Number(args.trades), agents: AGENTS, days: 30, config: configs.launch!.address });
+  await loadTreasury(ch, { agents: AGENTS, days: 30, treasury: TREASURY, platformToken, claimsPerCoin: 6 });
+  say(`loaded ${args.trades} trades and the treasury's tables in ${round((performance.now() - t) / 1000, 1)} s; merges settled after ${await backgroundMergesSettled(ch)} s`);
+  if (marker) writeFileSync(marker, JSON.stringify({ trades: Number(args.trades), agents: AGENTS, loadedAt }));
+}
 
 const hot = mints[0]!;
 if (args.profile) {

@@ -360,6 +360,8 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
       if (i % 3 === 0) claim(mint, t + 60, "position", TREASURY, 500_009 + i);
       if (i % 4 === 0) claim(mint, t + 90, "position", OTHER_CLAIMER, 900_001);
     }
+    // the newest claims are someone else's positions, more than the overview's first window of claims (64): its recent payouts read past them
+    for (let i = 0; i < 70; i++) claim(mints[i % mints.length]!, now - 600 + i, "position", OTHER_CLAIMER, 300_007 + i);
     await p.engines.ch.insert("fee_claims", claims);
 
     // treasury flows: payouts to vaults and creators, one to a stranger (not a payout), buybacks

@@ -10,35 +10,35 @@
 import { formatUnits, lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { hiddenMints } from "../public/feed-service";
-import { HOLDERS_TOTAL, NOT_SOL_MINTS, SMALL_READ, agentsLive, solConfigs } from "./platform-reads";
+import { HOLDERS_TOTAL, NOT_SOL_MINTS, agentsLive, platformParts, solConfigs } from "./platform-reads";
 
-type Counts = { day: string; all: string; fees: string; hidden_day: string; hidden_all: string; hidden_fees: string; holders: string | null; not_sol: string[] };
+type Counts = { day: string; all: string; fees: string; hidden_day?: string; hidden_all?: string; hidden_fees?: string; holders: string | null; not_sol: string[] };
 
 export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
   const since = Math.floor(nowMs / 1000) - 86400;
   const hidden = await hiddenMints(deps);
   const sol = solConfigs(deps);
-  const ofHidden = (sql: string) => (hidden.length ? `(SELECT ${sql} FROM trades WHERE mint IN {hidden:Array(String)})` : "'0'");
-  const [rows, counts, live, solUsd] = await Promise.all([
+  const ofHidden = (sql: string) => (hidden.length ? `SELECT ${sql} AS x FROM trades WHERE mint IN {hidden:Array(String)}` : null);
+  const [rows, c, live, solUsd] = await Promise.all([
     deps.board.rows(),
-    // trades of all time and fees from the hourly rollup, the last 24 h (whole minutes) from the minute one
-    deps.ch.query<Counts>(
-      `SELECT
-         (SELECT groupArray(mint) FROM ${NOT_SOL_MINTS(deps)}) AS not_sol,
-         (SELECT toString(sum(trades)) FROM platform_minute WHERE minute >= toDateTime({since:UInt32}, 'UTC')) AS day,
-         (SELECT toString(sum(trades)) FROM fees_1h) AS all,
-         (SELECT toString(sum(trading_fee + protocol_fee + referral_fee)) FROM fees_1h WHERE config IN {sol:Array(String)}) AS fees,
-         ${ofHidden("toString(countIf(toStartOfMinute(at) >= toDateTime({since:UInt32}, 'UTC')))")} AS hidden_day,
-         ${ofHidden("toString(count())")} AS hidden_all,
-         ${ofHidden("toString(sumIf(toUInt128(trading_fee) + protocol_fee + referral_fee, config IN {sol:Array(String)} AND fee_in_base = 0))")} AS hidden_fees,
-         (${HOLDERS_TOTAL(hidden)}) AS holders
-       ${SMALL_READ}`,
+    // one read (platformParts): trades of all time and fees from the hourly rollup, the last 24 h (whole minutes) from the minute one
+    platformParts<Counts>(
+      deps.ch,
+      {
+        not_sol: `SELECT groupArray(mint) AS x FROM ${NOT_SOL_MINTS(deps)}`,
+        day: "SELECT toString(sum(trades)) AS x FROM platform_minute WHERE minute >= toDateTime({since:UInt32}, 'UTC')",
+        all: "SELECT toString(sum(trades)) AS x FROM fees_1h",
+        fees: "SELECT toString(sum(trading_fee + protocol_fee + referral_fee)) AS x FROM fees_1h WHERE config IN {sol:Array(String)}",
+        hidden_day: ofHidden("toString(countIf(toStartOfMinute(at) >= toDateTime({since:UInt32}, 'UTC')))"),
+        hidden_all: ofHidden("toString(count())"),
+        hidden_fees: ofHidden("toString(sumIf(toUInt128(trading_fee) + protocol_fee + referral_fee, config IN {sol:Array(String)} AND fee_in_base = 0))"),
+        holders: HOLDERS_TOTAL(hidden),
+      },
       { since, hidden, sol },
     ),
     agentsLive(deps),
     solUsdNow(deps),
   ]);
-  const c = counts[0]!;
   const out = new Set([...hidden, ...c.not_sol]);
   const shown = rows.filter((r) => !r.hidden && !hidden.includes(r.mint));
   const lamportRows = shown.filter((r) => !out.has(r.mint));
@@ -50,8 +50,8 @@ export async function platformStats(deps: PublicDeps, nowMs = Date.now()) {
     coins: shown.length,
     graduated: shown.filter((r) => r.dammPool).length,
     agentsLive: live,
-    trades24h: Number(c.day || 0) - Number(c.hidden_day),
-    tradesAll: Number(c.all || 0) - Number(c.hidden_all),
+    trades24h: Number(c.day || 0) - Number(c.hidden_day ?? 0),
+    tradesAll: Number(c.all || 0) - Number(c.hidden_all ?? 0),
     volume24hSol: formatUnits(volume24h, 9),
     volumeAllSol: formatUnits(volumeAll, 9),
     feesAllSol: formatUnits(BigInt(c.fees || 0) - BigInt(c.hidden_fees || 0), 9),

@@ -2,7 +2,7 @@
  * GET /v1/tokenomics: where the platform's share of fees goes (TOKENOMICS_SPLIT: the
  * agents' vaults, creators, and buybacks and burns of the platform token), read from the
  * treasury's read models (ClickHouse migration 0013: treasury_sums, payout_reclassified,
- * treasury_payouts), burn_totals and the directory, in two reads.
+ * treasury_payouts), burn_totals and the directory, in one read.
  *
  * - feesClaimedLamports: the platform's claims into the treasury, all time (as the
  *   analytics revenue: partner claims and treasury DAMM v2 position claims, SOL pools).
@@ -16,8 +16,8 @@
  *   chain's (`getTokenSupply`, kept 60 s); null without RPC or when the read fails.
  */
 import type { PublicDeps } from "../public/agents-service";
-import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, type MovedRow, type SumRow } from "../public/treasury-sql";
-import { PLATFORM_CLAIM, SMALL_READ, stockConfigs, treasuryOf, treasurySet } from "./platform-reads";
+import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, payoutWindowPart, type MovedRow, type PayoutTuple, type SumRow } from "../public/treasury-sql";
+import { PLATFORM_CLAIM, platformParts, stockConfigs, treasuryOf, treasurySet } from "./platform-reads";
 
 export const RECENT_TOKENOMICS = 20;
 
@@ -25,29 +25,33 @@ type Totals = {
   burned: string; coin_supply: string | null; sums: SumRow[]; moved: MovedRow[];
   /** [at, lamports, atoms, signature], newest first */
   buybacks: [number, string, string, string][];
+  /** the first window of the newest creator payouts (newestPayouts) */
+  payouts: PayoutTuple[];
 };
 
 export async function tokenomics(deps: PublicDeps, nowMs = Date.now()) {
   const t = treasuryOf(deps);
   const mint = t.platformTokenMint;
-  const p = { treasury: treasurySet(deps), stock: stockConfigs(deps), mint: mint ?? "", recent: RECENT_TOKENOMICS };
-  const [totals, paid] = await Promise.all([
-    // the platform's claims (of coins not stock-paired), payouts and buybacks from the treasury's sums, the platform token's burns
-    // and supply by key, the newest buybacks (the treasury's flows are keyed by time), the payouts classified otherwise since
-    deps.ch.query<Totals>(
-      `SELECT
-         ${TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND ${PLATFORM_CLAIM}) OR kind IN ('paid', 'flow')`)},
-         (SELECT toString(sum(burned)) FROM burn_totals WHERE mint = {mint:String}) AS burned,
-         (SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) FROM agent_directory WHERE mint = {mint:String}) AS coin_supply,
-         (SELECT groupArray((toUnixTimestamp(at), toString(lamports), toString(atoms), signature)) FROM (
-            SELECT at, lamports, atoms, signature FROM treasury_flows WHERE kind = 'buyback' ORDER BY ${NEWEST} LIMIT {recent:UInt32})) AS buybacks,
-         ${MOVED}
-       ${SMALL_READ}`,
-      p,
-    ),
-    newestPayouts(deps.ch, { limit: RECENT_TOKENOMICS, creatorsOnly: true, hidden: [] }),
-  ]);
-  const r = totals[0]!;
+  const window = payoutWindowPart(RECENT_TOKENOMICS, "payout_scan");
+  const p = { treasury: treasurySet(deps), stock: stockConfigs(deps), mint: mint ?? "", recent: RECENT_TOKENOMICS, ...window.params };
+  // one read (platformParts): the platform's claims (of coins not stock-paired), payouts and buybacks from the treasury's sums, the
+  // platform token's burns and supply by key, the newest buybacks (the treasury's flows are keyed by time), the payouts classified
+  // otherwise since, the newest payouts
+  const r = await platformParts<Totals>(
+    deps.ch,
+    {
+      sums: TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND ${PLATFORM_CLAIM}) OR kind IN ('paid', 'flow')`),
+      burned: "SELECT toString(sum(burned)) AS x FROM burn_totals WHERE mint = {mint:String}",
+      coin_supply: "SELECT if(count() = 0, NULL, toString(argMax(supply_atoms, version))) AS x FROM agent_directory WHERE mint = {mint:String}",
+      buybacks: `SELECT groupArray((toUnixTimestamp(at), lamports, atoms, signature)) AS x FROM (
+         SELECT at, lamports, atoms, signature FROM treasury_flows WHERE kind = 'buyback' ORDER BY ${NEWEST} LIMIT {recent:UInt32})`,
+      moved: MOVED,
+      payouts: window.sql,
+    },
+    p,
+  );
+  // the newest creator payouts: the first window read above (another read only when it holds too few)
+  const paid = await newestPayouts(deps.ch, { limit: RECENT_TOKENOMICS, creatorsOnly: true, hidden: [], first: r.payouts });
   const paidTo = paidByRole(r.sums, r.moved);
   const sumOf = (kind: string, role?: string) => r.sums.filter((x) => x[0] === kind && (role === undefined || x[2] === role)).reduce((t, x) => t + BigInt(x[4]), 0n);
   const claimed = sumOf("claim");

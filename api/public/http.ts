@@ -25,21 +25,16 @@ type SetHeaders = { headers: Record<string, string | number> };
 /**
  * Answers from the shared cache when it can, and sets Cache-Control either way.
  * `key` is the route and its parsed parameters, so equal requests share one entry.
+ * With a cache, equal requests that miss it while an answer is being computed wait for that
+ * answer (or its 404) instead of computing it again: under load, one computation per key at a time.
  */
-export const cachedAnswer =
-  (cache: ResponseCache) =>
-  async (set: SetHeaders, key: unknown[], ttl: number, produce: () => Promise<unknown>) => {
-    const k = JSON.stringify(key);
-    const hit = cache.get(k);
-    if (hit !== undefined) {
-      if ((hit as CachedNotFound).notFound) throw (hit as CachedNotFound).notFound;
-      set.headers["cache-control"] = `public, max-age=${ttl}`;
-      return hit;
-    }
+export const cachedAnswer = (cache: ResponseCache) => {
+  const inFlight = new Map<string, Promise<unknown>>();
+  /** computes, caches the answer or its 404 */
+  const compute = async (k: string, ttl: number, produce: () => Promise<unknown>) => {
     try {
       const value = await produce();
       cache.set(k, value, ttl);
-      set.headers["cache-control"] = `public, max-age=${ttl}`;
       return value;
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 404) throw err;
@@ -48,6 +43,28 @@ export const cachedAnswer =
       throw notFound;
     }
   };
+  return async (set: SetHeaders, key: unknown[], ttl: number, produce: () => Promise<unknown>) => {
+    const k = JSON.stringify(key);
+    const hit = cache.get(k);
+    if (hit !== undefined) {
+      if ((hit as CachedNotFound).notFound) throw (hit as CachedNotFound).notFound;
+      set.headers["cache-control"] = `public, max-age=${ttl}`;
+      return hit;
+    }
+    let run = cache.enabled ? inFlight.get(k) : undefined;
+    if (!run) {
+      run = compute(k, ttl, produce);
+      if (cache.enabled) {
+        inFlight.set(k, run);
+        const done = () => void inFlight.delete(k);
+        run.then(done, done);
+      }
+    }
+    const value = await run;
+    set.headers["cache-control"] = `public, max-age=${ttl}`;
+    return value;
+  };
+};
 
 /** First pages live briefly; a later page (a cursor) is older data and may be kept a minute. */
 export const pageTtl = (cursor: unknown, first: number, later: number) => (cursor ? later : first);

@@ -17,6 +17,36 @@ const feedId = (kind: string) => `concat(${kind}, ':', leftPad(toString(slot), 1
 
 export type PayoutRow = { at: number; slot: string; signature: string; ix: number; inner: number; recipient: string; lamports: string; mint: string; payout: "vault" | "creator" };
 type StoredPayout = PayoutRow & { rank: string };
+/** A stored payout as a tuple: [at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank] (PAYOUT_WINDOW). */
+export type PayoutTuple = [number, string, string, number, number, string, string, string, "vault" | "creator", string];
+
+/** The first window newestClassified reads for `limit` payouts. */
+const firstWindow = (limit: number) => Math.max(64, limit * 4);
+/**
+ * The newest `scan` stored payouts at or before `until`. Its numbers are written into the SQL (checked integers): a read without
+ * parameters runs beside the parameterized reads instead of after them (infra/clickhouse/chdb.ts), e.g. beside the feed's own.
+ */
+const payoutWindow = (scan: number, until: number | undefined) => `
+  SELECT toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, recipient, toString(lamports) AS lamports, mint,
+    toString(payout) AS payout, toString(rank) AS rank
+  FROM treasury_payouts ${until === undefined ? "" : `WHERE at <= toDateTime(${uint(until)}, 'UTC')`} ORDER BY ${NEWEST} LIMIT ${uint(scan)}`;
+const uint = (x: number) => {
+  if (!Number.isSafeInteger(x) || x < 0) throw new Error(`not a whole number: ${x}`);
+  return x;
+};
+
+/**
+ * The first window of the newest `limit` payouts (newestPayouts) as a part of another read
+ * (platformParts: one row, one column `x`, PayoutTuple[]), with its parameter; pass the answer to newestPayouts as `first`.
+ */
+export function payoutWindowPart(limit: number, param: string): { sql: string; params: Record<string, number> } {
+  return {
+    // the raw columns: the part's JSON gives 64-bit integers as strings (platformParts)
+    sql: `SELECT groupArray((toUnixTimestamp(at), slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (
+      SELECT at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank FROM treasury_payouts ORDER BY ${NEWEST} LIMIT {${param}:UInt32})`,
+    params: { [param]: firstWindow(limit) },
+  };
+}
 
 /**
  * The newest classified payouts `accept` keeps, at least `limit` of them when there are (every
@@ -26,15 +56,14 @@ type StoredPayout = PayoutRow & { rank: string };
  * then the greatest mint, as the classification itself ranks agents. A payout's rows lie
  * side by side in that order, so the window's oldest second may be cut: it is left out unless
  * the window holds every row. The window widens eightfold until `limit` payouts are kept.
+ * `first`: the first window, already read (payoutWindowPart).
  */
-async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolean, limit: number, until?: number): Promise<PayoutRow[]> {
-  for (let scan = Math.max(64, limit * 4); ; scan *= 8) {
-    const rows = await ch.query<StoredPayout>(
-      `SELECT toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, recipient, toString(lamports) AS lamports, mint,
-         toString(payout) AS payout, toString(rank) AS rank
-       FROM treasury_payouts ${until === undefined ? "" : "WHERE at <= toDateTime({until:UInt32}, 'UTC')"} ORDER BY ${NEWEST} LIMIT {scan:UInt32}`,
-      { scan, until: until ?? 0 },
-    );
+async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolean, limit: number, until?: number, first?: PayoutTuple[]): Promise<PayoutRow[]> {
+  for (let scan = firstWindow(limit); ; scan *= 8) {
+    const rows: StoredPayout[] =
+      first && scan === firstWindow(limit)
+        ? first.map(([at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank]) => ({ at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank }))
+        : await ch.query<StoredPayout>(payoutWindow(scan, until));
     const whole = rows.length < scan;
     const edge = whole ? -1 : Number(rows.at(-1)!.at);
     const best = new Map<string, StoredPayout>();
@@ -51,28 +80,28 @@ async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolea
   }
 }
 
-/** The newest `limit` payouts (creators' only, or both kinds), leaving out those of `hidden` coins. */
-export function newestPayouts(ch: ClickHouse, o: { limit: number; creatorsOnly: boolean; hidden: readonly string[] }): Promise<PayoutRow[]> {
+/** The newest `limit` payouts (creators' only, or both kinds), leaving out those of `hidden` coins; `first`: payoutWindowPart's answer. */
+export function newestPayouts(ch: ClickHouse, o: { limit: number; creatorsOnly: boolean; hidden: readonly string[]; first?: PayoutTuple[] }): Promise<PayoutRow[]> {
   const hidden = new Set(o.hidden);
-  return newestClassified(ch, (p) => (!o.creatorsOnly || p.payout === "creator") && !hidden.has(p.mint), o.limit).then((rows) => rows.slice(0, o.limit));
+  return newestClassified(ch, (p) => (!o.creatorsOnly || p.payout === "creator") && !hidden.has(p.mint), o.limit, undefined, o.first).then((rows) => rows.slice(0, o.limit));
 }
 
 /**
  * The treasury's sums (`treasury_sums`, ClickHouse migration 0013) of the rows `where` picks,
- * per kind, UTC day of the hour (1970-01-01 for all-time sums) and role, as a column `sums`
- * of a read: [kind, day, role, rows, lamports, usd (lamport-dollars), unpriced lamports, atoms].
+ * per kind, UTC day of the hour (1970-01-01 for all-time sums) and role, as a part of a read
+ * (platformParts: one row, one column `x`): [kind, day, role, rows, lamports, usd (lamport-dollars), unpriced lamports, atoms][].
  */
 export const TREASURY_SUMS = (where: string) => `
-  (SELECT groupArray((kind, toString(day), role, toString(n), toString(l), u, toString(un), toString(a))) FROM (
+  SELECT groupArray((kind, day, role, n, l, u, un, a)) AS x FROM (
      SELECT kind, toDate(hour) AS day, role, sum(rows) AS n, sum(lamports) AS l, sum(usd) AS u, sum(unpriced) AS un, sum(atoms) AS a
-     FROM treasury_sums WHERE ${where} GROUP BY kind, day, role)) AS sums`;
+     FROM treasury_sums WHERE ${where} GROUP BY kind, day, role)`;
 export type SumRow = [string, string, string, string, string, number, string, string];
 
-/** The transfers classified otherwise than when stored (payout_reclassified: few), as a column `moved` of a read. */
+/** The transfers classified otherwise than when stored (payout_reclassified: few), as a part of a read (platformParts). */
 export const MOVED = `
-  (SELECT groupArray((stored_as, payout, toString(l), u, toString(n))) FROM (
+  SELECT groupArray((stored_as, payout, l, u, n)) AS x FROM (
      SELECT stored_as, payout, sum(lamports) AS l, sum(usd) AS u, sumIf(toUInt128(lamports), priced = 0) AS n FROM payout_reclassified FINAL
-     GROUP BY stored_as, payout)) AS moved`;
+     GROUP BY stored_as, payout)`;
 /** [classification when stored, classification now, lamports, usd, unpriced lamports] */
 export type MovedRow = [string, string, string, number, string];
 export type Paid = { lamports: bigint; usd: number; unpriced: bigint };

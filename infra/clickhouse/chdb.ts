@@ -74,7 +74,10 @@ export async function createChdb(path: string): Promise<ClickHouse> {
   return {
     kind: "chdb",
     async query<T>(sql: string, params: Params = {}) {
-      const r = await onSession((session) => session.queryBindAsync(sql, params, { format: "JSONEachRow" }));
+      // chdb runs parameterized queries one at a time across the process; a query without parameters runs beside them
+      const r = await onSession((session) =>
+        Object.keys(params).length ? session.queryBindAsync(sql, params, { format: "JSONEachRow" }) : session.queryAsync(sql, { format: "JSONEachRow" }),
+      );
       return parseJsonEachRowYielding<T>(r.text());
     },
     async command(sql: string, params: Params = {}) {

@@ -3,7 +3,7 @@
  * fresh temporary folder, migrated. chDB allows one data folder per process, so
  * the engines are shared by every test file in a process; tests use their own mints.
  */
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbeddedPostgres, connectSql, type Sql } from "../postgres";
@@ -30,6 +30,22 @@ export async function stopTestEngines(): Promise<void> {
  */
 export async function freshEngines(prefix: string, poolSize = 10): Promise<TestEngines & { stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const engines = await enginesIn(dir, poolSize);
+  return {
+    ...engines,
+    async stop() {
+      await engines.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Embedded Postgres and chDB in `dir` (created if missing, else reopened with what it holds), migrated; `stop`
+ * stops them and keeps the folder. For benchmarks that keep a generated dataset between runs.
+ */
+export async function enginesIn(dir: string, poolSize = 10): Promise<TestEngines & { stop(): Promise<void> }> {
+  mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755); // the embedded Postgres runs as the postgres user when run as root
   const log = createLogger("warn");
   const pg = await startEmbeddedPostgres(join(dir, "postgres"), log);
@@ -45,7 +61,6 @@ export async function freshEngines(prefix: string, poolSize = 10): Promise<TestE
     async stop() {
       await sql.end({ timeout: 1 });
       await pg.stop();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
