@@ -28,6 +28,8 @@ import { publishContests } from "./publish";
 import { SEED_SLOT_DELAY } from "./seed-block";
 import { recomputeRaffle, recomputeTopHolders } from "./testing/independent-draw";
 import { confirmPrizeBatches } from "./testing/prizes";
+import { createHash } from "node:crypto";
+import { encodeBase58 } from "../../ingest/decoders/base58";
 
 const CONFIG = newAddress();
 const configs = registryWith([{ role: "launch", address: CONFIG }]);
@@ -88,7 +90,9 @@ const batches = async (id: string) =>
 const spend = async (id: string) => (await sql()<{ status: string; spent: string }[]>`SELECT status, spent_lamports::text AS spent FROM vault_spend WHERE owner_kind = 'contest' AND owner_id = ${id}`)[0];
 
 /** What the payment executor does when a batch lands: the batch confirmed and its owner told, in one transaction. */
-const confirmBatches = (id: string) => confirmPrizeBatches(sql(), id, (seq) => `prize-${id}-${seq}`);
+/** a transaction signature (64 bytes, base58) standing for prize batch `seq` of contest `id` */
+const prizeSignature = (id: string, seq: number) => encodeBase58(createHash("sha512").update(`prize-${id}-${seq}`).digest());
+const confirmBatches = (id: string) => confirmPrizeBatches(sql(), id, (seq) => prizeSignature(id, seq));
 
 describe("a holders raffle, end to end", () => {
   test("ends, commits to a seed slot, waits, draws from the next produced block after a skipped one, queues each prize once; anyone recomputes it", async () => {
@@ -140,7 +144,7 @@ describe("a holders raffle, end to end", () => {
     await confirmBatches(id);
     const paid = await get(a.mint, id);
     expect([paid.status, typeof paid.paidAt]).toEqual(["paid", "string"]);
-    expect(paid.prizes.map((x: { payment: unknown }) => x.payment)).toEqual([0, 1, 2].map(() => ({ status: "confirmed", signature: `prize-${id}-0` })));
+    expect(paid.prizes.map((x: { payment: unknown }) => x.payment)).toEqual([0, 1, 2].map(() => ({ status: "confirmed", signature: prizeSignature(id, 0) })));
     expect(await spend(id)).toEqual({ status: "settled", spent: "250000000" });
     await inTx(sql(), async (tx) => contestBatchSettled(tx, (await tx<BatchRow[]>`SELECT * FROM payment_batches WHERE owner_kind = 'contest' AND owner_id = ${id}`)[0]!));
     expect((await get(a.mint, id)).paidAt).toBe(paid.paidAt);
@@ -153,7 +157,7 @@ describe("a holders raffle, end to end", () => {
     await publishContests(job);
     const feed = (await p.call(`/v1/daemons/${a.mint}/feed?kinds=contest_opened,contest_drawn,contest_paid`)).body.items;
     expect(feed.map((i: { kind: string }) => i.kind)).toEqual(["contest_paid", "contest_drawn", "contest_opened"]);
-    expect(feed[0]).toMatchObject({ id: `contest_paid:${a.mint}:${id}`, data: { contestId: id, paidLamports: "250000000" }, links: { signatures: [`prize-${id}-0`] } });
+    expect(feed[0]).toMatchObject({ id: `contest_paid:${a.mint}:${id}`, data: { contestId: id, paidLamports: "250000000" }, links: { signatures: [prizeSignature(id, 0)] } });
     expect(feed[1].data).toMatchObject({ contestId: id, seedSlot, seedBlockSlot: seedSlot + 2, blockhash: c.proof.blockhash, winners: c.prizes.map((x: { rank: number; winner: string; lamports: string }) => ({ rank: x.rank, owner: x.winner, lamports: x.lamports })) });
     expect(feed[2].body).toMatch(/^Contest "Weekly raffle" opened: 0\.25 SOL for 3 winner\(s\), ends .*\n\nRules: Hold the coin when it ends\.$/);
     expect((await p.call(`/v1/public/activity?kinds=contest_drawn`)).body.items.some((i: { id: string }) => i.id === `contest_drawn:${a.mint}:${id}`)).toBe(true);

@@ -205,14 +205,17 @@ describe("trade export: formats and the Data API's figures", () => {
       const rows = parseNdjson(text(bytes));
       const hiddenNow = (await p.engines.sql<{ mint: string }[]>`SELECT mint FROM agents WHERE hidden`).map((r) => r.mint);
       expect(hiddenNow).toContain(hidden);
-      // the fees' mint as the simulated configs charge them (the coin for curve buys that paid fees)
+      // the fees' mint as this file's simulated configs charge them (the coin for curve buys that paid fees); other files'
+      // trades in the range (the same engines) as stored
       const stored = await p.engines.ch.query<{ signature: string; slot: number; mint: string; fee_mint: string }>(
         `SELECT signature, slot, mint,
-           if(side = 'buy' AND venue = 'dbc' AND toUInt128(trading_fee) + protocol_fee + referral_fee > 0, mint, quote_mint) AS fee_mint
+           if(mint IN {ours:Array(String)}, if(side = 'buy' AND venue = 'dbc' AND toUInt128(trading_fee) + protocol_fee + referral_fee > 0, mint, quote_mint),
+             if(fee_in_base = 1, mint, quote_mint)) AS fee_mint
          FROM trades WHERE slot BETWEEN {f:UInt64} AND {u:UInt64} AND mint NOT IN {h:Array(String)}
          ORDER BY slot, signature, ix, inner SETTINGS output_format_json_quote_64bit_integers = 0`,
-        { f: simFrom.toString(), u: until, h: hiddenNow },
+        { f: simFrom.toString(), u: until, h: hiddenNow, ours: mints },
       );
+      expect(stored.some((s) => mints.includes(s.mint) && s.fee_mint === s.mint)).toBe(true);
       expect(rows.map((r) => [r.signature, r.slot, r.mint, r.fee_mint])).toEqual(stored.map((s) => [s.signature, s.slot, s.mint, s.fee_mint]));
       expect(new Set(rows.map((r) => r.fee_mint === r.mint))).toEqual(new Set([true, false]));
       expect(rows.some((r) => r.mint === hidden)).toBe(false);
