@@ -304,7 +304,8 @@ if (noBrowser) console.warn(`SKIPPED the dashboard browser test: ${noBrowser}`);
       failTokenomics = false;
       await page.click("#tokenomics .status button");
       await page.waitForFunction(() => document.querySelector("#tokenomics")?.getAttribute("data-state") === "ready");
-      const k = answers.get("/v1/tokenomics") as Tokenomics;
+      // the page may draw before this side has read the answer's body (the response handler is asynchronous)
+      const k = await until("the page's answer to /v1/tokenomics", async () => answers.get("/v1/tokenomics") as Tokenomics | undefined, 10_000);
       expect(await text(page, '#tokenomics [data-field="feesClaimed"]')).toBe(formatLamports(k.totals.feesClaimedLamports));
     } finally {
       await page.close();
