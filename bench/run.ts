@@ -143,6 +143,7 @@ if (args.kafka !== "off") {
     concurrency: CONCURRENCY,
     backlog: { sim: createSimulator({ seed: 9, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - 86400, secondsPerTx: 0.2, pools: 300 }), transactions: Number(args.backlog) },
     say,
+    postgresDir: engines.dir,
   });
   say(JSON.stringify(out.kafka));
 }

@@ -1,0 +1,60 @@
+/**
+ * The scaled mode's Kafka path alone (bench/kafka.ts, the same phase `npm run bench` runs):
+ * a webhook load through the Kafka bus into ClickHouse (producer and consumer in this
+ * process), then a backlog drained by a fresh consumer group, each with the CPU per
+ * transaction of every thread of this process, of the broker and of Postgres, the Kafka
+ * batches and the sink writes they made.
+ * Run: `TMPDIR=/work/bench-data bun run bench/kafka-profile.ts --kafka-txs 60000 --backlog 300000`.
+ */
+import { parseArgs } from "node:util";
+import { freshEngines } from "../infra/testing/engines";
+import { createLogger } from "../infra/log";
+import { loadConfig } from "../infra/config";
+import { wirePlatform } from "../compose/wiring";
+import { createSolPriceService } from "../infra/sol-price";
+import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
+import { createSimulator, fixtureSimConfigs, simulatedPlatform } from "../ingest/simulator";
+import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
+import { toEnvelopes } from "../ingest/helius/handle";
+import { testKafkaBrokers, stopTestKafka } from "../infra/testing/kafka";
+import { kafkaPhase } from "./kafka";
+
+const { values: args } = parseArgs({ options: { "kafka-txs": { type: "string", default: "60000" }, backlog: { type: "string", default: "300000" }, concurrency: { type: "string", default: "64" } } });
+const KAFKA_TXS = Number(args["kafka-txs"]);
+const BATCH = 100;
+const SECRET = "bench-webhook-secret-0123456789";
+const say = (msg: string) => console.error(`[kafka-profile] ${msg}`);
+
+const engines = await freshEngines("acp-kafka-profile", 20);
+const log = createLogger("warn");
+const simConfigs = fixtureSimConfigs(7);
+const configs = simulatedConfigRegistry(simConfigs);
+// the simulated treasury and platform token, as `npm start` names them
+const simulated = simulatedPlatform(7, simConfigs);
+const config = loadConfig({ SIMULATOR: "off", TREASURY_ADDRESS: simulated.treasury, PLATFORM_TOKEN_MINT: simulated.platformTokenMint });
+const price = createSolPriceService([fixedPriceSourceTestDouble(150)], log);
+
+const sim = createSimulator({ seed: 8, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - KAFKA_TXS, secondsPerTx: 1, pools: 200 });
+const bodies: string[] = [];
+let trades = 0;
+for (let i = 0; i < KAFKA_TXS; i += BATCH) {
+  const txs = sim.next(Math.min(BATCH, KAFKA_TXS - i));
+  trades += toEnvelopes(JSON.parse(JSON.stringify(txs)), "simulator").flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
+  bodies.push(JSON.stringify(txs));
+}
+const result = await kafkaPhase({
+  brokers: await testKafkaBrokers(),
+  ch: engines.ch,
+  wire: ({ bus }) => wirePlatform({ config, log, engines, configs, webhookSecret: SECRET, price, responseCache: false, bus }),
+  secret: SECRET,
+  bodies,
+  expectedTrades: trades,
+  concurrency: Number(args.concurrency),
+  backlog: { sim: createSimulator({ seed: 9, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - 86400, secondsPerTx: 0.2, pools: 300 }), transactions: Number(args.backlog) },
+  say,
+  postgresDir: engines.dir,
+});
+console.log(JSON.stringify(result, null, 1));
+stopTestKafka();
+await engines.stop();
+process.exit(0);
