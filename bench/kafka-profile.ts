@@ -4,6 +4,8 @@
  * process), then a backlog drained by a fresh consumer group, each with the CPU per
  * transaction of every thread of this process, of the broker and of Postgres, the Kafka
  * batches and the sink writes they made.
+ * The backlog is decoded as the scaled ingest process decodes (its stateless fact scope;
+ * `--backlog-scope none` decodes every fact).
  * Run: `TMPDIR=/work/bench-data bun run bench/kafka-profile.ts --kafka-txs 60000 --backlog 300000`.
  */
 import { parseArgs } from "node:util";
@@ -18,8 +20,11 @@ import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { toEnvelopes } from "../ingest/helius/handle";
 import { testKafkaBrokers, stopTestKafka } from "../infra/testing/kafka";
 import { kafkaPhase } from "./kafka";
+import { statelessScope } from "../compose/processes/ingest";
 
-const { values: args } = parseArgs({ options: { "kafka-txs": { type: "string", default: "60000" }, backlog: { type: "string", default: "300000" }, concurrency: { type: "string", default: "64" } } });
+const { values: args } = parseArgs({
+  options: { "kafka-txs": { type: "string", default: "60000" }, backlog: { type: "string", default: "300000" }, concurrency: { type: "string", default: "64" }, "backlog-scope": { type: "string", default: "ingest" } },
+});
 const KAFKA_TXS = Number(args["kafka-txs"]);
 const BATCH = 100;
 const SECRET = "bench-webhook-secret-0123456789";
@@ -53,6 +58,8 @@ const result = await kafkaPhase({
   backlog: { sim: createSimulator({ seed: 9, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - 86400, secondsPerTx: 0.2, pools: 300 }), transactions: Number(args.backlog) },
   say,
   postgresDir: engines.dir,
+  // the backlog as the scaled ingest process publishes it (`--backlog-scope none`: every fact, as before 2026-11-27)
+  decodeOptions: { scope: args["backlog-scope"] === "none" ? null : statelessScope(configs, { treasuryAddress: simulated.treasury, platformTokenMint: simulated.platformTokenMint }) },
 });
 console.log(JSON.stringify(result, null, 1));
 stopTestKafka();

@@ -19,6 +19,7 @@ import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { backgroundMergesSettled, benchMints, loadAgents, loadTrades, loadTreasury } from "./dataset";
 import { kafkaPhase } from "./kafka";
+import { statelessScope } from "../compose/processes/ingest";
 import { testKafkaBrokers, stopTestKafka } from "../infra/testing/kafka";
 import { toEnvelopes } from "../ingest/helius/handle";
 import { measureUrl, peakRssMiB, percentile, resetPeakRss, round, settleRss } from "./measure";
@@ -144,6 +145,8 @@ if (args.kafka !== "off") {
     backlog: { sim: createSimulator({ seed: 9, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - 86400, secondsPerTx: 0.2, pools: 300 }), transactions: Number(args.backlog) },
     say,
     postgresDir: engines.dir,
+    // the backlog as the scaled ingest process publishes it (its stateless fact scope)
+    decodeOptions: { scope: statelessScope(configs, { treasuryAddress: TREASURY, platformTokenMint: platformToken }) },
   });
   say(JSON.stringify(out.kafka));
 }
