@@ -60,7 +60,7 @@ export async function kafkaPhase(opts: {
   const before = await countTrades(ch);
   let next = 0;
   let unavailable = 0;
-  const stats0 = { ...stats, writes: platform.metrics.batches, writeMs: platform.metrics.writeMs };
+  const stats0 = { ...stats, writes: platform.metrics.batches, writeMs: platform.metrics.writeMs, stepMs: { ...platform.metrics.stepMs } };
   const cpu0 = cpuWindow(opts.postgresDir);
   const t0 = performance.now();
   await Promise.all(
@@ -98,7 +98,7 @@ export async function kafkaPhase(opts: {
   }
   const beforeDrain = await countTrades(ch);
   const groupId = `bench-drain-${randomUUID()}`;
-  const stats1 = { ...stats, writes: platform.metrics.batches, writeMs: platform.metrics.writeMs };
+  const stats1 = { ...stats, writes: platform.metrics.batches, writeMs: platform.metrics.writeMs, stepMs: { ...platform.metrics.stepMs } };
   const cpu1 = cpuWindow(opts.postgresDir);
   const t1 = performance.now();
   consumer = await startTransactionConsumer({ kafka, topic: backlogTopic, groupId, sink: platform.sink, log, stats });
@@ -128,7 +128,7 @@ export async function kafkaPhase(opts: {
   };
 
   /** Kafka batches and sink writes since `from`. */
-  function sinkReport(from: ConsumerStats & { writes: number; writeMs: number }) {
+  function sinkReport(from: ConsumerStats & { writes: number; writeMs: number; stepMs: Record<string, number> }) {
     const batches = stats.batches - from.batches;
     const writes = platform.metrics.batches - from.writes;
     return {
@@ -137,6 +137,8 @@ export async function kafkaPhase(opts: {
       sinkWrites: writes,
       transactionsPerWrite: round((stats.messages - from.messages) / Math.max(1, writes), 1),
       sinkWriteSeconds: round((platform.metrics.writeMs - from.writeMs) / 1000, 1),
+      /** wall seconds in each step of the sink's writes (lookup, classify, agents, write) */
+      sinkStepSeconds: Object.fromEntries(Object.entries(platform.metrics.stepMs).map(([k, ms]) => [k, round((ms - (from.stepMs[k] ?? 0)) / 1000, 1)])),
     };
   }
 }
