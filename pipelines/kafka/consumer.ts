@@ -54,7 +54,10 @@ const DEAD_LETTER_TIMEOUT_MS = 2000;
  * ClickHouse pays per insert (a part per table and view), not per row. A fetch waits up to
  * `maxWaitTimeInMs` for `minBytes`, so a consumer that keeps up still writes in batches.
  */
-export const FETCH = { maxBytesPerPartition: 8 << 20, maxBytes: 48 << 20, minBytes: 1 << 20, maxWaitTimeInMs: 200 } as const;
+export const FETCH = { maxBytesPerPartition: 4 << 20, maxBytes: 16 << 20, minBytes: 1 << 20, maxWaitTimeInMs: 200 } as const;
+
+const HEARTBEAT_MS = 3000;
+const STOP_TIMEOUT_MS = 8000;
 
 /**
  * One sink write for the batches kafkajs hands over together: it starts the handlers of one
@@ -104,7 +107,7 @@ export async function startTransactionConsumer(deps: {
 }): Promise<{ consumer: Consumer; stop(): Promise<void> }> {
   const { kafka, sink, log, stats } = deps;
   const producer = await deadLetterProducer(kafka);
-  const consumer = kafka.consumer({ groupId: deps.groupId, heartbeatInterval: 3000, sessionTimeout: 30_000, allowAutoTopicCreation: false, ...FETCH, ...deps.fetch });
+  const consumer = kafka.consumer({ groupId: deps.groupId, heartbeatInterval: HEARTBEAT_MS, sessionTimeout: 30_000, allowAutoTopicCreation: false, ...FETCH, ...deps.fetch });
   const write = fetchWriter(sink);
   const topic = deps.topic ?? TOPICS.transactions;
   // a thrown batch (sink or dead-letter write failed) or a retriable broker error (e.g. the group
@@ -131,8 +134,16 @@ export async function startTransactionConsumer(deps: {
       // stored comes back rejected: it goes to the dead-letter topic too.
       const written = write(envelopes);
       written.catch(() => {}); // awaited below; a failure must not count as unhandled meanwhile
-      await heartbeat();
-      const rejected = await written;
+      // a fetch's write can outlast the session timeout (a redelivery after a crash checks its
+      // transactions table by table): heartbeats keep the partitions assigned meanwhile
+      const beat = setInterval(() => void heartbeat().catch(() => {}), HEARTBEAT_MS);
+      let rejected: Awaited<typeof written>;
+      try {
+        await heartbeat();
+        rejected = await written;
+      } finally {
+        clearInterval(beat);
+      }
       const rejectedReason = new Map(rejected.map((r) => [r.envelope.signature, r.reason]));
       envelopes.forEach((e, i) => {
         const reason = rejectedReason.get(e.signature);
@@ -171,7 +182,13 @@ export async function startTransactionConsumer(deps: {
   return {
     consumer,
     async stop() {
-      await consumer.disconnect(); // stops fetching; the batch in hand finishes and commits first
+      // stops fetching; the batch in hand finishes and commits first. kafkajs's disconnect can
+      // hang for good after the consumer restarted on broker errors (seen after a broker
+      // restart, with the code before 2026-11-27 too): after STOP_TIMEOUT_MS the process stops
+      // anyway. Offsets are committed only after each write, so a batch cut short is
+      // delivered again and the sink's gate stores it once.
+      const left = await Promise.race([consumer.disconnect().then(() => true), Bun.sleep(STOP_TIMEOUT_MS).then(() => false)]);
+      if (!left) log.warn("the Kafka consumer did not stop in time; stopping without leaving the group (its partitions move on after the session timeout)", { timeoutMs: STOP_TIMEOUT_MS });
       await producer.disconnect();
     },
   };
