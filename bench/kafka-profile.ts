@@ -17,16 +17,14 @@ import { createSolPriceService } from "../infra/sol-price";
 import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
 import { createSimulator, fixtureSimConfigs, simulatedPlatform } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
-import { toEnvelopes } from "../ingest/helius/handle";
 import { testKafkaBrokers, stopTestKafka } from "../infra/testing/kafka";
-import { kafkaPhase } from "./kafka";
+import { kafkaBodies, kafkaPhase } from "./kafka";
 import { statelessScope } from "../compose/processes/ingest";
 
 const { values: args } = parseArgs({
   options: { "kafka-txs": { type: "string", default: "60000" }, backlog: { type: "string", default: "300000" }, concurrency: { type: "string", default: "64" }, "backlog-scope": { type: "string", default: "ingest" } },
 });
 const KAFKA_TXS = Number(args["kafka-txs"]);
-const BATCH = 100;
 const SECRET = "bench-webhook-secret-0123456789";
 const say = (msg: string) => console.error(`[kafka-profile] ${msg}`);
 
@@ -39,14 +37,7 @@ const simulated = simulatedPlatform(7, simConfigs);
 const config = loadConfig({ SIMULATOR: "off", TREASURY_ADDRESS: simulated.treasury, PLATFORM_TOKEN_MINT: simulated.platformTokenMint });
 const price = createSolPriceService([fixedPriceSourceTestDouble(150)], log);
 
-const sim = createSimulator({ seed: 8, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - KAFKA_TXS, secondsPerTx: 1, pools: 200 });
-const bodies: string[] = [];
-let trades = 0;
-for (let i = 0; i < KAFKA_TXS; i += BATCH) {
-  const txs = sim.next(Math.min(BATCH, KAFKA_TXS - i));
-  trades += toEnvelopes(JSON.parse(JSON.stringify(txs)), "simulator").flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
-  bodies.push(JSON.stringify(txs));
-}
+const { bodies, trades } = kafkaBodies(simConfigs, KAFKA_TXS);
 const result = await kafkaPhase({
   brokers: await testKafkaBrokers(),
   ch: engines.ch,

@@ -10,7 +10,7 @@ import { createKafkaBus, kafkaClient } from "../pipelines/kafka/bus";
 import { consumerLag, ensureTopics } from "../pipelines/kafka/admin";
 import { startTransactionConsumer, type ConsumerStats } from "../pipelines/kafka/consumer";
 import { toEnvelopes } from "../ingest/helius/handle";
-import type { Simulator } from "../ingest/simulator";
+import { createSimulator, type Simulator, type SimConfig } from "../ingest/simulator";
 import { createLogger } from "../infra/log";
 import { round } from "./measure";
 import { cpuWindow, type CpuReport } from "./thread-cpu";
@@ -27,6 +27,19 @@ async function waitFor(fn: () => Promise<boolean>, ms: number) {
     if (Date.now() > end) throw new Error("timed out");
     await Bun.sleep(100);
   }
+}
+
+/** The end-to-end phase's webhook bodies (100 transactions each, simulator seed 8) and the trades they hold. */
+export function kafkaBodies(configs: SimConfig[], transactions: number): { bodies: string[]; trades: number } {
+  const sim = createSimulator({ seed: 8, configs, startTime: Math.floor(Date.now() / 1000) - transactions, secondsPerTx: 1, pools: 200 });
+  const bodies: string[] = [];
+  let trades = 0;
+  for (let i = 0; i < transactions; i += 100) {
+    const txs = sim.next(Math.min(100, transactions - i));
+    trades += toEnvelopes(JSON.parse(JSON.stringify(txs)), "simulator").flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
+    bodies.push(JSON.stringify(txs));
+  }
+  return { bodies, trades };
 }
 
 export async function kafkaPhase(opts: {
