@@ -18,7 +18,8 @@ import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
 import { createSimulator, fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { backgroundMergesSettled, benchMints, loadAgents, loadTrades, loadTreasury } from "./dataset";
-import { kafkaPhase } from "./kafka";
+import { kafkaBodies, kafkaPhase } from "./kafka";
+import { statelessScope } from "../compose/processes/ingest";
 import { testKafkaBrokers, stopTestKafka } from "../infra/testing/kafka";
 import { toEnvelopes } from "../ingest/helius/handle";
 import { measureUrl, peakRssMiB, percentile, resetPeakRss, round, settleRss } from "./measure";
@@ -125,24 +126,20 @@ say(JSON.stringify(out.ingest));
 // 1b. The same through Kafka (real broker from infra/kafka/up), and a backlog drain
 if (args.kafka !== "off") {
   say("kafka phase");
-  const kafkaSim = createSimulator({ seed: 8, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - KAFKA_TXS, secondsPerTx: 1, pools: 200 });
-  const kafkaBodies: string[] = [];
-  let kafkaTrades = 0;
-  for (let i = 0; i < KAFKA_TXS; i += BATCH) {
-    const txs = kafkaSim.next(Math.min(BATCH, KAFKA_TXS - i));
-    kafkaTrades += toEnvelopes(JSON.parse(JSON.stringify(txs)), "simulator").flatMap((e) => e.facts).filter((f) => f.kind === "trade").length;
-    kafkaBodies.push(JSON.stringify(txs));
-  }
+  const { bodies: kafkaBodiesToPost, trades: kafkaTrades } = kafkaBodies(simConfigs, KAFKA_TXS);
   out.kafka = await kafkaPhase({
     brokers: await testKafkaBrokers(),
     ch,
     wire: ({ bus }) => wirePlatform({ config, log, engines: { ch, sql }, configs, webhookSecret: SECRET, price, responseCache: false, bus }),
     secret: SECRET,
-    bodies: kafkaBodies,
+    bodies: kafkaBodiesToPost,
     expectedTrades: kafkaTrades,
     concurrency: CONCURRENCY,
     backlog: { sim: createSimulator({ seed: 9, configs: simConfigs, startTime: Math.floor(Date.now() / 1000) - 86400, secondsPerTx: 0.2, pools: 300 }), transactions: Number(args.backlog) },
     say,
+    postgresDir: engines.dir,
+    // the backlog as the scaled ingest process publishes it (its stateless fact scope)
+    decodeOptions: { scope: statelessScope(configs, { treasuryAddress: TREASURY, platformTokenMint: platformToken }) },
   });
   say(JSON.stringify(out.kafka));
 }

@@ -55,3 +55,61 @@ export function processCpu(comm: string): number {
   }
   return ms;
 }
+
+/** CPU time (ms) of the processes whose command line contains `text`, and of their children (a postmaster's backends). */
+export function cpuOfCommandLine(text: string): number {
+  const procs: { pid: string; ppid: string; ms: number; matches: boolean }[] = [];
+  for (const pid of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      procs.push({ pid, ppid: fields[1]!, ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS, matches: readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text) });
+    } catch {
+      // the process ended
+    }
+  }
+  const roots = new Set(procs.filter((p) => p.matches).map((p) => p.pid));
+  return procs.reduce((ms, p) => ms + (p.matches || roots.has(p.ppid) ? p.ms : 0), 0);
+}
+
+export type CpuReport = {
+  /** load averages (1, 5, 15 min) at the end */
+  load: number[];
+  machineBusyPercent: number;
+  /** µs of CPU per transaction: this process (every thread), the Kafka broker, Postgres */
+  processUs: number;
+  brokerUs: number;
+  postgresUs: number;
+  /** µs of CPU per transaction per thread name of this process */
+  threadsUs: Record<string, number>;
+};
+
+/**
+ * CPU from now on, per transaction when `report` is called: this process per thread name, the
+ * Kafka broker (processes whose command line holds `brokerMark`, default this process's TMPDIR,
+ * where the test broker keeps its state) and the embedded Postgres whose data folder is under
+ * `postgresMark` (its postmaster and backends).
+ */
+export function cpuWindow(postgresMark: string, brokerMark = (process.env.TMPDIR ?? "/tmp") + "/acp-kafka-") {
+  const threads0 = threadCpu();
+  const machine0 = machineCpu();
+  const cpu0 = process.cpuUsage();
+  const broker0 = cpuOfCommandLine(brokerMark);
+  const postgres0 = cpuOfCommandLine(postgresMark);
+  return {
+    report(transactions: number): CpuReport {
+      const cpu = process.cpuUsage(cpu0);
+      const machine = machineCpu();
+      const per = (ms: number) => Math.round((ms * 1000) / transactions);
+      return {
+        load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number),
+        machineBusyPercent: Math.round((100 * (machine.busy - machine0.busy)) / (machine.total - machine0.total)),
+        processUs: Math.round((cpu.user + cpu.system) / transactions),
+        brokerUs: per(cpuOfCommandLine(brokerMark) - broker0),
+        postgresUs: per(cpuOfCommandLine(postgresMark) - postgres0),
+        threadsUs: Object.fromEntries(threadCpuSince(threads0).map(([name, ms]) => [name, per(ms)])),
+      };
+    },
+  };
+}

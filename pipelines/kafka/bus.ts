@@ -51,20 +51,80 @@ export function bySize<M extends { key: string; value: string }>(messages: M[], 
   return chunks;
 }
 
+type Message = { key: string; value: string };
+
+/**
+ * Group commit for the producer: the messages of publishes that arrive while a send is under
+ * way go out together in the next one, in runs of at most `maxBytes` (bySize). kafkajs's
+ * idempotent producer holds one lock per broker for a whole produce round trip, so one send
+ * per webhook call queued the calls behind each other (64 concurrent calls timed out at 2 s
+ * while the machine was busy). A caller resolves once every run holding its messages is
+ * acknowledged; a failed run fails every caller not yet acknowledged in its group, and the
+ * rest of the group is not sent. Order is kept: one run at a time, in arrival order. A caller
+ * not acknowledged within `timeoutMs` of its publish is failed (KafkaUnavailable); whether its
+ * messages were written is then unknown, as with any timed-out send (the sink's gate stores a
+ * redelivered transaction once).
+ */
+export function coalescingSender(send: (messages: Message[]) => Promise<unknown>, maxBytes: number, timeoutMs: number) {
+  type Caller = { messages: Message[]; runs: number; settled: boolean; resolve: () => void; reject: (e: unknown) => void; timer?: ReturnType<typeof setTimeout> };
+  const queue: Caller[] = [];
+  let sending = false;
+  const settle = (c: Caller, err?: unknown) => {
+    if (c.settled) return;
+    c.settled = true;
+    clearTimeout(c.timer);
+    if (err === undefined) c.resolve();
+    else c.reject(err);
+  };
+  async function pump() {
+    sending = true;
+    while (queue.length) {
+      const group = queue.splice(0).filter((c) => !c.settled);
+      const owned = group.flatMap((c) => c.messages.map((m) => ({ ...m, caller: c })));
+      const runs = bySize(owned, maxBytes).map((run) => {
+        const callers = new Set(run.map((m) => m.caller));
+        for (const c of callers) c.runs++;
+        return { messages: run.map(({ key, value }) => ({ key, value })), callers };
+      });
+      for (const run of runs) {
+        try {
+          await send(run.messages);
+        } catch (err) {
+          for (const c of group) settle(c, err);
+          break;
+        }
+        for (const c of run.callers) if (--c.runs === 0) settle(c);
+      }
+    }
+    sending = false;
+  }
+  return (messages: Message[]) =>
+    new Promise<void>((resolve, reject) => {
+      const caller: Caller = { messages, runs: 0, settled: false, resolve, reject };
+      caller.timer = setTimeout(() => {
+        const queued = queue.indexOf(caller);
+        if (queued !== -1) queue.splice(queued, 1);
+        settle(caller, new KafkaUnavailable(`Kafka did not acknowledge within ${timeoutMs} ms`));
+      }, timeoutMs);
+      queue.push(caller);
+      if (!sending) void pump();
+    });
+}
+
 /** `topic` is required: a default once made a process publish to a topic other than the configured KAFKA_TOPIC. */
 export async function createKafkaBus(kafka: Kafka, opts: { topic: string; sendTimeoutMs?: number }): Promise<KafkaBus> {
-  const producer = createRecoveringProducer(kafka, { timeoutMs: opts.sendTimeoutMs ?? 2000 });
+  const timeoutMs = opts.sendTimeoutMs ?? 2000;
+  const producer = createRecoveringProducer(kafka, { timeoutMs });
   // connected at start: a broker that is not there fails the start, not the first webhook
   if (!(await producer.ready(START_TIMEOUT_MS))) {
     await producer.close();
     throw new KafkaUnavailable(`Kafka did not accept a producer within ${START_TIMEOUT_MS / 1000} s of start`);
   }
+  const send = coalescingSender((messages) => producer.send({ topic: opts.topic, acks: -1, messages }), MAX_SEND_BYTES, timeoutMs);
   return {
     async publish(batch: TxEnvelope[]) {
       if (batch.length === 0) return;
-      const messages = batch.map((env) => ({ key: partitionKey(env), value: encodeEnvelope(env) }));
-      // in order, one send at a time: a later send never overtakes an earlier one
-      for (const chunk of bySize(messages, MAX_SEND_BYTES)) await producer.send({ topic: opts.topic, acks: -1, messages: chunk });
+      await send(batch.map((env) => ({ key: partitionKey(env), value: encodeEnvelope(env) })));
     },
     ready: () => producer.ready(),
     close: () => producer.close(),

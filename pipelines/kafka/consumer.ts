@@ -1,6 +1,7 @@
 /**
- * The pipelines' Kafka consumer: each fetched batch (one partition) becomes one
- * sink write (one insert per table), and only then are its offsets committed.
+ * The pipelines' Kafka consumer: the batches of one fetch (one per partition, handled side
+ * by side) become one sink write (one insert per table), and only then are their offsets
+ * committed.
  * A message that cannot be decoded, or whose transaction the sink set aside (it fails
  * on its own while the rest is stored), goes to the topic's dead-letter twin with the
  * original key and value and headers saying why, where and when; if that write
@@ -8,7 +9,7 @@
  * delivered again from the last committed offset: never log-and-ack.
  */
 import type { Consumer, Kafka, KafkaMessage, Producer } from "kafkajs";
-import type { FactSink } from "../sink";
+import type { FactSink, WriteResult } from "../sink";
 import type { TxEnvelope } from "../../ingest/contract/envelope";
 import type { Logger } from "../../infra/log";
 import { decodeEnvelope, dlqTopic, TOPICS } from "./topics";
@@ -47,6 +48,49 @@ export async function deadLetterProducer(kafka: Kafka): Promise<Pick<Producer, "
 /** A dead-letter write has this long; then the batch is delivered again. */
 const DEAD_LETTER_TIMEOUT_MS = 2000;
 
+/**
+ * How much one fetch brings. kafkajs's defaults (1 MB per partition, 10 MB in all, answered as
+ * soon as one byte is there) made a sink write of a few hundred transactions per partition, and
+ * ClickHouse pays per insert (a part per table and view), not per row. A fetch waits up to
+ * `maxWaitTimeInMs` for `minBytes`, so a consumer that keeps up still writes in batches.
+ */
+export const FETCH = { maxBytesPerPartition: 4 << 20, maxBytes: 16 << 20, minBytes: 1 << 20, maxWaitTimeInMs: 200 } as const;
+
+const HEARTBEAT_MS = 3000;
+const STOP_TIMEOUT_MS = 8000;
+
+/**
+ * One sink write for the batches kafkajs hands over together: it starts the handlers of one
+ * fetch's partitions at once (synchronously, up to `partitionsConsumedConcurrently`), so each
+ * handler's envelopes are collected until the next turn of the event loop and written
+ * together. Each caller gets the transactions of its own that the sink set aside; a failed
+ * write fails every caller (each batch is delivered again).
+ */
+export function fetchWriter(sink: FactSink): (envelopes: TxEnvelope[]) => Promise<WriteResult["rejected"]> {
+  let pending: { envelopes: TxEnvelope[]; resolve: (r: WriteResult["rejected"]) => void; reject: (e: unknown) => void }[] | null = null;
+  const flush = () => {
+    const group = pending!;
+    pending = null;
+    sink.write(group.flatMap((g) => g.envelopes), { keepRejected: true }).then(
+      ({ rejected }) => {
+        const bySignature = new Map(rejected.map((r) => [r.envelope.signature, r]));
+        for (const g of group) g.resolve(g.envelopes.flatMap((e) => bySignature.get(e.signature) ?? []));
+      },
+      (err: unknown) => {
+        for (const g of group) g.reject(err);
+      },
+    );
+  };
+  return (envelopes) =>
+    new Promise((resolve, reject) => {
+      if (!pending) {
+        pending = [];
+        setImmediate(flush);
+      }
+      pending.push({ envelopes, resolve, reject });
+    });
+}
+
 export type ConsumerStats = { batches: number; messages: number; deadLetters: number; lag: number; /** batch latency histogram (pipelines/metrics.ts) */ batchSeconds?: { startTimer(): () => unknown } };
 
 
@@ -58,10 +102,13 @@ export async function startTransactionConsumer(deps: {
   stats: ConsumerStats;
   /** default TOPICS.transactions; tests use their own */
   topic?: string;
+  /** default FETCH */
+  fetch?: Partial<typeof FETCH>;
 }): Promise<{ consumer: Consumer; stop(): Promise<void> }> {
   const { kafka, sink, log, stats } = deps;
   const producer = await deadLetterProducer(kafka);
-  const consumer = kafka.consumer({ groupId: deps.groupId, heartbeatInterval: 3000, sessionTimeout: 30_000, allowAutoTopicCreation: false });
+  const consumer = kafka.consumer({ groupId: deps.groupId, heartbeatInterval: HEARTBEAT_MS, sessionTimeout: 30_000, allowAutoTopicCreation: false, ...FETCH, ...deps.fetch });
+  const write = fetchWriter(sink);
   const topic = deps.topic ?? TOPICS.transactions;
   // a thrown batch (sink or dead-letter write failed) or a retriable broker error (e.g. the group
   // coordinator still loading) restarts the consumer from the last commit: a warning; a crash
@@ -75,17 +122,28 @@ export async function startTransactionConsumer(deps: {
   await consumer.subscribe({ topics: [topic], fromBeginning: true });
   await consumer.run({
     autoCommit: false,
-    // partitions are handled side by side; their sink writes meet in the sink's group commit
-    partitionsConsumedConcurrently: 8,
+    // every partition of a fetch is handled at once, so the fetch makes one sink write (fetchWriter)
+    partitionsConsumedConcurrently: 1024,
     eachBatchAutoResolve: false,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
       const timer = stats.batchSeconds?.startTimer();
       const { envelopes, from, dead } = splitBatch(batch.messages);
-      await heartbeat();
-      // throws on failure: the batch is delivered again. A transaction that fails on its own
-      // while the rest is stored comes back rejected: it goes to the dead-letter topic too.
-      const { rejected } = await sink.write(envelopes, { keepRejected: true });
+      // joins the fetch's write before anything is awaited (fetchWriter). It throws on failure:
+      // the batch is delivered again. A transaction that fails on its own while the rest is
+      // stored comes back rejected: it goes to the dead-letter topic too.
+      const written = write(envelopes);
+      written.catch(() => {}); // awaited below; a failure must not count as unhandled meanwhile
+      // a fetch's write can outlast the session timeout (a redelivery after a crash checks its
+      // transactions table by table): heartbeats keep the partitions assigned meanwhile
+      const beat = setInterval(() => void heartbeat().catch(() => {}), HEARTBEAT_MS);
+      let rejected: Awaited<typeof written>;
+      try {
+        await heartbeat();
+        rejected = await written;
+      } finally {
+        clearInterval(beat);
+      }
       const rejectedReason = new Map(rejected.map((r) => [r.envelope.signature, r.reason]));
       envelopes.forEach((e, i) => {
         const reason = rejectedReason.get(e.signature);
@@ -124,7 +182,13 @@ export async function startTransactionConsumer(deps: {
   return {
     consumer,
     async stop() {
-      await consumer.disconnect(); // stops fetching; the batch in hand finishes and commits first
+      // stops fetching; the batch in hand finishes and commits first. kafkajs's disconnect can
+      // hang for good after the consumer restarted on broker errors (seen after a broker
+      // restart, with the code before 2026-11-27 too): after STOP_TIMEOUT_MS the process stops
+      // anyway. Offsets are committed only after each write, so a batch cut short is
+      // delivered again and the sink's gate stores it once.
+      const left = await Promise.race([consumer.disconnect().then(() => true), Bun.sleep(STOP_TIMEOUT_MS).then(() => false)]);
+      if (!left) log.warn("the Kafka consumer did not stop in time; stopping without leaving the group (its partitions move on after the session timeout)", { timeoutMs: STOP_TIMEOUT_MS });
       await producer.disconnect();
     },
   };

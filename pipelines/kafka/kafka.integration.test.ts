@@ -94,8 +94,9 @@ describe("Kafka bus and consumer (real broker)", () => {
       return r!.n === String(expected) ? true : undefined;
     });
 
-    // read the DLQ back and find our poison message with its original key, value and headers
-    const dead = (await readTopic(kafka, dlqTopic(TOPIC))).find((m) => m.key?.toString() === poisonKey);
+    // read the DLQ back and find our poison message with its original key, value and headers (the
+    // dead letters of a fetch are sent once its write is stored, so they may come just after it)
+    const dead = await until("the dead letter", async () => (await readTopic(kafka, dlqTopic(TOPIC))).find((m) => m.key?.toString() === poisonKey));
     const headers = Object.fromEntries(Object.entries(dead?.headers ?? {}).map(([k, v]) => [k, String(v)]));
     expect(dead?.value?.toString()).toBe("{not json");
     expect(headers.origin).toBe("test");

@@ -6,6 +6,7 @@ import type { TxEnvelope } from "../../ingest/contract/envelope";
 import type { KafkaMessage } from "kafkajs";
 import { decodeEnvelope, dlqTopic, encodeEnvelope, partitionKey } from "./topics";
 import { splitBatch } from "./consumer";
+import { factToJson } from "../classify";
 
 function fixtureEnvelopes(): TxEnvelope[] {
   const dir = `${FIXTURES_DIR}helius-devnet`;
@@ -20,6 +21,21 @@ describe("topic messages", () => {
     const envelopes = fixtureEnvelopes();
     expect(envelopes.some((e) => e.facts.some((f) => Object.values(f).some((v) => typeof v === "bigint")))).toBe(true);
     for (const env of envelopes) expect(decodeEnvelope(Buffer.from(encodeEnvelope(env)))).toEqual(env);
+  });
+
+  test("facts leave out their transaction's signature, slot and block time; messages of the earlier form (facts whole) still decode", () => {
+    const envelopes = fixtureEnvelopes().filter((e) => e.facts.length > 0);
+    expect(envelopes.length).toBeGreaterThan(0);
+    for (const env of envelopes) {
+      const encoded = JSON.parse(encodeEnvelope(env)) as { facts: Record<string, unknown>[] };
+      for (const f of encoded.facts) expect(Object.keys(f)).not.toContainAnyValues(["signature", "slot", "blockTime"]);
+      const earlier = JSON.stringify({ ...env, facts: env.facts.map(factToJson) });
+      expect(decodeEnvelope(Buffer.from(earlier))).toEqual(env);
+    }
+    // a fact whose fields differ from its envelope's keeps its own
+    const env = envelopes[0]!;
+    const odd = { ...env, facts: [{ ...env.facts[0]!, slot: env.slot + 1 }] };
+    expect(decodeEnvelope(Buffer.from(encodeEnvelope(odd)))).toEqual(odd);
   });
 
   test("the partition key is the coin a transaction concerns, else its signature", () => {
@@ -43,6 +59,8 @@ describe("topic messages", () => {
     expect(() => decodeEnvelope(bad({ slot: null }))).toThrow("field slot is not a number");
     expect(() => decodeEnvelope(bad({ facts: {} }))).toThrow("field facts is not an array");
     expect(() => decodeEnvelope(bad({ status: "maybe" }))).toThrow("unknown status maybe");
+    expect(() => decodeEnvelope(bad({ facts: [5] }))).toThrow("a fact is not an object");
+    expect(() => decodeEnvelope(bad({ facts: [{ kind: "trade", amountQuote: { $bigint: "1.5" } }] }))).toThrow();
   });
 
   test("each topic has a dead-letter twin", () => {
