@@ -11,7 +11,7 @@ import type { TxEnvelope } from "../ingest/contract/envelope";
 import type { PoolRegistry } from "./platform/registry";
 import type { PipelineMetrics } from "./metrics";
 import { writeBatch } from "./sink-write";
-import { markInFlight } from "./in-flight";
+import { createInFlightMarker } from "./in-flight";
 import { bisectFailures } from "./isolate";
 import { expireParkedOlderThan } from "./parked";
 import { rejectionReason, storeDeadLetters, type RejectedEnvelope } from "./dead-letters";
@@ -77,6 +77,7 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
     reject: (e: unknown) => void;
   };
   const waiting: Waiting[] = [];
+  const markInFlight = createInFlightMarker(deps.sql);
   const background = new Set<Promise<void>>();
   let queued = 0;
   let running = false;
@@ -195,7 +196,7 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
       const markedAt = failedWrites;
       let alreadyInFlight: string[];
       try {
-        alreadyInFlight = await markInFlight(deps.sql, [...new Set(batch.map((e) => e.signature))]);
+        alreadyInFlight = await markInFlight([...new Set(batch.map((e) => e.signature))]);
       } catch (err) {
         queued -= batch.length;
         throw err;
