@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { testEngines } from "../infra/testing/engines";
 import { FIXTURES } from "../compose/testing/platform";
 import { migrationFiles, statements } from "../infra/migrate";
-import { clearInFlight, markInFlight, markKey, markedInFlight } from "./in-flight";
+import { clearInFlight, createInFlightMarker, markInFlight, markKey, markedInFlight } from "./in-flight";
 
 /** Real signatures from the recorded devnet transactions. */
 const SIGNATURES = readdirSync(FIXTURES + "helius-devnet")
@@ -35,6 +35,30 @@ describe("in-flight marks", () => {
     expect(await markedInFlight(sql, sigs)).toEqual(new Set());
     expect(await markInFlight(sql, sigs)).toEqual([]);
     await clearInFlight(sql, sigs);
+  });
+
+  test("callers that arrive while the statements are busy are marked together; each is told what another marked first", async () => {
+    const { sql } = await testEngines();
+    const base58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    const fresh = () => Array.from({ length: 88 }, () => base58[Math.floor(Math.random() * 58)]).join("");
+    const [s1, s2, s3, s4] = [fresh(), fresh(), fresh(), fresh()];
+    await clearInFlight(sql, [s1, s2, s3, s4]);
+    let statements = 0;
+    const counting = new Proxy(sql, {
+      apply(target, self, args: unknown[]) {
+        statements++;
+        return Reflect.apply(target, self, args);
+      },
+    });
+    const mark = createInFlightMarker(counting, 1);
+    // A runs alone; B and C wait for it and go together: B (first) wins s3, C is told
+    const [a, b, c] = await Promise.all([mark([s1, s2]), mark([s2, s3]), mark([s3, s4])]);
+    expect(statements).toBe(2);
+    expect(a).toEqual([]);
+    expect(b).toEqual([s2]);
+    expect(c).toEqual([s3]);
+    expect(await markedInFlight(sql, [s1, s2, s3, s4])).toEqual(new Set([s1, s2, s3, s4]));
+    await clearInFlight(sql, [s1, s2, s3, s4]);
   });
 
   test("the upgrades carry a mark left by a dead write over, under the key the code computes", async () => {

@@ -40,18 +40,64 @@ const hashKey = (id: string) => (createHash("sha256").update(id).digest().readBi
  * Marks the signatures in flight; returns those already marked (by another write in
  * progress, or left by one that died).
  */
-export async function markInFlight(sql: Sql, signatures: readonly string[]): Promise<string[]> {
-  const byKey = new Map<string, string[]>();
-  for (const s of signatures) {
-    const k = markKey(s);
-    const same = byKey.get(k);
-    if (same) same.push(s);
-    else byKey.set(k, [s]);
-  }
-  const won = await sql<{ key: string }[]>`
-    INSERT INTO sink_in_flight (key) SELECT unnest(${[...byKey.keys()]}::bigint[]) ON CONFLICT DO NOTHING RETURNING key::text AS key`;
-  for (const r of won) byKey.delete(r.key);
-  return [...byKey.values()].flat();
+export function markInFlight(sql: Sql, signatures: readonly string[]): Promise<string[]> {
+  return createInFlightMarker(sql)(signatures);
+}
+
+/**
+ * `markInFlight` for many callers at once: up to `concurrent` statements run side by side;
+ * batches that arrive while they are all busy are marked together in the next one (one
+ * INSERT, one commit). Under load (64 webhook calls in flight) that is a few statements per
+ * sink write instead of one per call: the statements' socket writes and commits cost the
+ * main thread and Postgres more than the marks themselves. Each caller is told the same as
+ * alone: its signatures already marked, by an earlier statement or by an earlier caller in
+ * the same statement (a transaction delivered twice at once is checked, never written twice).
+ */
+export function createInFlightMarker(sql: Sql, concurrent = 2): (signatures: readonly string[]) => Promise<string[]> {
+  type Caller = { signatures: readonly string[]; resolve(already: string[]): void; reject(err: unknown): void };
+  let pending: Caller[] = [];
+  let running = 0;
+  const send = (callers: Caller[]) => {
+    running++;
+    // key → the callers' signatures under it, the first caller's first
+    const byKey = new Map<string, { caller: Caller; signature: string }[]>();
+    for (const caller of callers)
+      for (const signature of caller.signatures) {
+        const k = markKey(signature);
+        const same = byKey.get(k);
+        if (same) same.push({ caller, signature });
+        else byKey.set(k, [{ caller, signature }]);
+      }
+    sql<{ key: string }[]>`
+      INSERT INTO sink_in_flight (key) SELECT unnest(${[...byKey.keys()]}::bigint[]) ON CONFLICT DO NOTHING RETURNING key::text AS key`.then(
+      (won) => {
+        const already = new Map(callers.map((c) => [c, [] as string[]]));
+        const wonKeys = new Set(won.map((r) => r.key));
+        for (const [k, holders] of byKey) {
+          // a key won is the first caller's (all its signatures under the key); later callers find it marked
+          const winner = wonKeys.has(k) ? holders[0]!.caller : null;
+          for (const h of holders) if (h.caller !== winner) already.get(h.caller)!.push(h.signature);
+        }
+        for (const c of callers) c.resolve(already.get(c)!);
+      },
+      (err: unknown) => {
+        for (const c of callers) c.reject(err);
+      },
+    ).finally(() => {
+      running--;
+      if (pending.length && running < concurrent) {
+        const next = pending;
+        pending = [];
+        send(next);
+      }
+    });
+  };
+  return (signatures) =>
+    new Promise<string[]>((resolve, reject) => {
+      const caller = { signatures, resolve, reject };
+      if (running < concurrent) send([caller]);
+      else pending.push(caller);
+    });
 }
 
 /** Removes the marks of the signatures. */

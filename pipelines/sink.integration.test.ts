@@ -160,3 +160,35 @@ describe("sink: a write that dies half-way, then redelivery", () => {
     expect((await counts(engines.ch, mints))[0]).toMatchObject({ trades: expected.trades, market_trades: expected.trades, claims: expected.claims });
   });
 });
+
+describe("sink: gathering a write under load", () => {
+  async function setUp(seed: number, gather: { minEnvelopes?: number; gapMs?: number; maxWaitMs?: number }) {
+    const engines = await testEngines();
+    const configs = fixtureSimConfigs(seed);
+    const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
+    const sim = createSimulator({ seed, configs, pools: 2 });
+    const batch = () => toEnvelopes(JSON.parse(JSON.stringify(sim.next(5))), "simulator");
+    const metrics = createMetrics();
+    const sink = createFactSink({ ...engines, registry, metrics, log: createLogger("error"), gather });
+    return { sink, metrics, batch };
+  }
+
+  test("batches arriving while a write runs wait for the callers coming back, and go together", async () => {
+    const { sink, metrics, batch } = await setUp(SEED + 1, { minEnvelopes: 1_000, gapMs: 400, maxWaitMs: 5_000 });
+    const [a, b, c] = [batch(), batch(), batch()];
+    const first = sink.write(a);
+    const second = sink.write(b); // arrives while `a` is written: the sink is busy
+    await first;
+    // `a`'s caller comes back; without gathering `b` would have been written alone by now
+    const third = sink.write(c);
+    await Promise.all([second, third]);
+    expect(metrics.batches).toBe(2);
+  });
+
+  test("one caller writing batch after batch is never held back", async () => {
+    // were a lone caller's batch held, each write would wait the ten minutes and the test time out
+    const { sink, metrics, batch } = await setUp(SEED + 2, { minEnvelopes: 1_000, gapMs: 600_000, maxWaitMs: 600_000 });
+    for (let i = 0; i < 3; i++) await sink.write(batch());
+    expect(metrics.batches).toBe(3);
+  }, 60_000);
+});

@@ -11,7 +11,7 @@ import type { TxEnvelope } from "../ingest/contract/envelope";
 import type { PoolRegistry } from "./platform/registry";
 import type { PipelineMetrics } from "./metrics";
 import { writeBatch } from "./sink-write";
-import { markInFlight } from "./in-flight";
+import { createInFlightMarker } from "./in-flight";
 import { bisectFailures } from "./isolate";
 import { expireParkedOlderThan } from "./parked";
 import { rejectionReason, storeDeadLetters, type RejectedEnvelope } from "./dead-letters";
@@ -26,6 +26,8 @@ export type SinkDeps = {
   parkedMaxAgeMs?: number;
   /** told, once a write is stored, the coins whose token_balances it wrote (the holder counter recounts them) */
   onBalances?: (mints: string[]) => void;
+  /** how a busy sink gathers its next write (GATHER); `maxWaitMs: 0` writes at once */
+  gather?: Partial<typeof GATHER>;
 };
 export type WriteCounts = { stored: number; duplicates: number; parked: number; dropped: number };
 /** `rejected`: the caller's transactions set aside because they failed on their own (see FactSink.write). */
@@ -53,6 +55,18 @@ export type FactSink = {
 export class SinkOverloaded extends Error {}
 
 /**
+ * A busy sink waits a little before its next write, until `minEnvelopes` wait, `gapMs` pass
+ * after an arrival without another, or `maxWaitMs` pass, whichever comes first. Busy: batches
+ * arrived while it wrote, or its last write, of several callers' batches, ended less than
+ * `maxWaitMs` ago (those callers are coming back). A write costs chDB about 100 ms of CPU
+ * whatever its size (its ~17 parts, each view's pipeline, the treasury views' joins:
+ * bench/sink-insert-cost.ts --group 400), so with few calls in flight, writing them together
+ * rather than in alternating halves cuts that cost per transaction. An idle sink, or one
+ * caller writing batch after batch (a consumer), writes at once.
+ */
+export const GATHER = { minEnvelopes: 4_000, gapMs: 15, maxWaitMs: 50 };
+
+/**
  * Group commit: batches that arrive while a write is running are written together
  * in the next one (one insert per table for all of them), and every caller's
  * promise settles when its rows are durable. Under load this turns many small
@@ -77,6 +91,10 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
     reject: (e: unknown) => void;
   };
   const waiting: Waiting[] = [];
+  const gather = { ...GATHER, ...deps.gather };
+  /** set while a busy sink gathers: called on each arrival */
+  let onArrival: (() => void) | null = null;
+  const markInFlight = createInFlightMarker(deps.sql);
   const background = new Set<Promise<void>>();
   let queued = 0;
   let running = false;
@@ -109,9 +127,37 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
     );
   };
 
+  /** After a busy write: waits for more batches (see GATHER). */
+  function gatherMore(): Promise<void> {
+    const enough = () => waiting.reduce((n, w) => n + w.batch.length, 0) >= gather.minEnvelopes;
+    if (gather.maxWaitMs <= 0 || enough()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      let gap: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        clearTimeout(gap);
+        clearTimeout(cap);
+        onArrival = null;
+        resolve();
+      };
+      const cap = setTimeout(done, gather.maxWaitMs);
+      const waitGap = () => {
+        clearTimeout(gap);
+        gap = setTimeout(done, gather.gapMs);
+      };
+      // the gap counts from the first arrival: the callers of the last write need a moment to come back
+      onArrival = () => (enough() ? done() : waitGap());
+    });
+  }
+
+  /** when the last write of several callers' batches ended: they are likely on their way back */
+  let lastSharedWriteEnded = -Infinity;
   async function drain() {
     running = true;
+    let busy = performance.now() - lastSharedWriteEnded < gather.maxWaitMs;
     while (waiting.length) {
+      // batches arrived during the last write (or see lastSharedWriteEnded): more are likely on their way
+      if (busy) await gatherMore();
+      busy = true;
       const group: Waiting[] = [];
       let size = 0;
       while (waiting.length && (group.length === 0 || size + waiting[0]!.batch.length <= maxEnvelopesPerWrite)) {
@@ -132,6 +178,7 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
         failedWrites++;
         for (const w of group) w.reject(err);
       }
+      if (group.length > 1) lastSharedWriteEnded = performance.now();
     }
     running = false;
   }
@@ -195,7 +242,7 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
       const markedAt = failedWrites;
       let alreadyInFlight: string[];
       try {
-        alreadyInFlight = await markInFlight(deps.sql, [...new Set(batch.map((e) => e.signature))]);
+        alreadyInFlight = await markInFlight([...new Set(batch.map((e) => e.signature))]);
       } catch (err) {
         queued -= batch.length;
         throw err;
@@ -203,6 +250,7 @@ export function createFactSink(deps: SinkDeps, maxEnvelopesPerWrite = 10_000, ma
       return new Promise<WriteResult>((resolve, reject) => {
         waiting.push({ batch, keepRejected: options.keepRejected ?? false, alreadyInFlight, markedAt, resolve, reject });
         if (!running) void drain();
+        else onArrival?.();
       });
     },
     async settled() {

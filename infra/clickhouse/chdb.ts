@@ -1,6 +1,6 @@
 import { Session } from "chdb";
 import { mkdirSync } from "node:fs";
-import { type ClickHouse, type Params, type StreamFormat, type StreamOptions, parseJsonEachRowYielding, toJsonEachRow, SESSION_SETTINGS, PARQUET_STREAM_SETTINGS } from "./client";
+import { type ClickHouse, type Params, type StreamFormat, type StreamOptions, parseJsonEachRowYielding, toJsonEachRow, toJsonCompactEachRow, SESSION_SETTINGS, PARQUET_STREAM_SETTINGS } from "./client";
 import { stitchParquet } from "./parquet-stitch";
 
 /**
@@ -85,8 +85,12 @@ export async function createChdb(path: string): Promise<ClickHouse> {
     },
     async insert(table, rows) {
       if (rows.length === 0) return;
-      const values = Buffer.from(toJsonEachRow(rows));
-      await onSession((session) => session.insert({ table, values, format: "JSONEachRow" }));
+      // rows of one shape go as arrays of values (cheaper to build and to parse); others as objects
+      const compact = toJsonCompactEachRow(rows);
+      const insert = compact
+        ? { table, values: Buffer.from(compact.text), format: "JSONCompactEachRow" as const, columns: compact.columns }
+        : { table, values: Buffer.from(toJsonEachRow(rows)), format: "JSONEachRow" as const };
+      await onSession((session) => session.insert(insert));
     },
     stream(sql: string, params: Params, format: StreamFormat, opts: StreamOptions = {}) {
       // each streamed block is a whole document of its format: rows for CSV and JSONEachRow, a Parquet file per block, joined here
