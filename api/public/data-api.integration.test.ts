@@ -176,6 +176,17 @@ describe("Data API /v1/public", () => {
     }
   });
 
+  test("an item written twice (a publisher's retry after a crash) is listed once until the engine merges the copies", async () => {
+    const id = `post:${MINT}:written-twice-${Date.now()}`;
+    const row = { mint: MINT, at: Date.now() + 60_000, id, kind: "post", text: "once", body: null, data: "{}", links: "{}" };
+    await p.engines.ch.insert("activity", [row]);
+    await p.engines.ch.insert("activity", [row]);
+    const copies = await p.engines.ch.query<{ n: string }>("SELECT toString(count()) AS n FROM activity WHERE mint = {m:String} AND id = {id:String}", { m: MINT, id });
+    expect(copies[0]!.n).toBe("2"); // not merged yet: both copies are stored
+    for (const path of [`/v1/public/agents/${MINT}/activity?kinds=post&limit=5`, `/v1/public/activity?kinds=post&limit=5`, `/v1/daemons/${MINT}/feed?kinds=post&limit=5`])
+      expect({ path, ids: (await p.call(path)).body.items.map((i: any) => i.id).filter((x: string) => x === id) }).toEqual({ path, ids: [id] });
+  });
+
   test("stats", async () => {
     const res = await p.call("/v1/public/stats");
     expect(res.status).toBe(200);

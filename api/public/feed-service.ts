@@ -119,14 +119,16 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
   const acrossCoins = mint === null && treasuryKinds.includes("creator_payout");
   if (parts.length === 0 && !acrossCoins) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
   const innerLimit = q.limit + 64;
-  // the agent check (Postgres, which also gives the agent's summary) runs beside the reads; a 404 drops their answer
+  // the agent check (Postgres, which also gives the agent's summary) runs beside the reads; a 404 drops their answer.
+  // LIMIT 1 BY id: an item written again (a publisher's retry after a crash, ReplacingMergeTree) is listed once before
+  // the engine merges its copies
   const [agent, storedRows, treasuryRows] = await Promise.all([
     mint ? publicAgentSummary(deps, mint) : null,
     parts.length
       ? deps.ch.query<ActivityRow>(
           `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
            ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
-           ORDER BY toInt64(at_ms) DESC, id DESC LIMIT {limit:UInt32}`,
+           ORDER BY toInt64(at_ms) DESC, id DESC LIMIT 1 BY id LIMIT {limit:UInt32}`,
           { mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: innerLimit, platform_token: platformToken, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
         )
       : [],
