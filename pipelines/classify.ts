@@ -106,8 +106,11 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
 }
 
 /** JSON that keeps bigint exact (for parked facts). */
+/** JSON.stringify's replacer for facts: a bigint as `{"$bigint": "<decimal>"}` (parked facts, Kafka messages). */
+export const bigintReplacer = (_k: string, v: unknown) => (typeof v === "bigint" ? { $bigint: v.toString() } : v);
+
 export function factToJson(f: Fact): unknown {
-  return JSON.parse(JSON.stringify(f, (_k, v) => (typeof v === "bigint" ? { $bigint: v.toString() } : v)));
+  return JSON.parse(JSON.stringify(f, bigintReplacer));
 }
 
 export function factFromJson(json: unknown): Fact {

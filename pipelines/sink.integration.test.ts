@@ -9,6 +9,7 @@ import { PoolRegistry } from "./platform/registry";
 import { createMetrics } from "./metrics";
 import { createFactSink } from "./sink";
 import { markedInFlight } from "./in-flight";
+import { until } from "../infra/testing/wait";
 
 const SEED = 23;
 
@@ -169,26 +170,36 @@ describe("sink: gathering a write under load", () => {
     const sim = createSimulator({ seed, configs, pools: 2 });
     const batch = () => toEnvelopes(JSON.parse(JSON.stringify(sim.next(5))), "simulator");
     const metrics = createMetrics();
-    const sink = createFactSink({ ...engines, registry, metrics, log: createLogger("error"), gather });
-    return { sink, metrics, batch };
+    // the first write waits for `release` (so a batch can be queued behind it, whatever the machine's speed)
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const ch: ClickHouse = { ...engines.ch, insert: async (table, rows) => (await released, engines.ch.insert(table, rows)) };
+    const sink = createFactSink({ ...engines, ch, registry, metrics, log: createLogger("error"), gather });
+    return { sink, metrics, batch, release, sql: engines.sql };
   }
 
   test("batches arriving while a write runs wait for the callers coming back, and go together", async () => {
-    const { sink, metrics, batch } = await setUp(SEED + 1, { minEnvelopes: 1_000, gapMs: 400, maxWaitMs: 5_000 });
+    const { sink, metrics, batch, release, sql } = await setUp(SEED + 1, { minEnvelopes: 1_000, gapMs: 400, maxWaitMs: 5_000 });
     const [a, b, c] = [batch(), batch(), batch()];
     const first = sink.write(a);
     const second = sink.write(b); // arrives while `a` is written: the sink is busy
+    // `b` is queued once its in-flight marks are made: only then may `a`'s write go on
+    const bSigs = b.map((e) => e.signature);
+    await until("the second batch's in-flight marks", async () => ((await markedInFlight(sql, bSigs)).size === new Set(bSigs).size ? true : undefined));
+    await Bun.sleep(20);
+    release();
     await first;
-    const afterFirst = metrics.batches;
+    expect(metrics.batches).toBe(1);
     // `a`'s caller comes back; without gathering `b` would have been written alone by now
     const third = sink.write(c);
     await Promise.all([second, third]);
-    expect(metrics.batches - afterFirst).toBe(1); // `b` and `c`: one write
+    expect(metrics.batches).toBe(2); // `b` and `c`: one write
   });
 
   test("one caller writing batch after batch is never held back", async () => {
     // were a lone caller's batch held, each write would wait the ten minutes and the test time out
-    const { sink, metrics, batch } = await setUp(SEED + 2, { minEnvelopes: 1_000, gapMs: 600_000, maxWaitMs: 600_000 });
+    const { sink, metrics, batch, release } = await setUp(SEED + 2, { minEnvelopes: 1_000, gapMs: 600_000, maxWaitMs: 600_000 });
+    release();
     for (let i = 0; i < 3; i++) await sink.write(batch());
     expect(metrics.batches).toBe(3);
   }, 60_000);

@@ -22,18 +22,11 @@ export type PayoutTuple = [number, string, string, number, number, string, strin
 
 /** The first window newestClassified reads for `limit` payouts. */
 const firstWindow = (limit: number) => Math.max(64, limit * 4);
-/**
- * The newest `scan` stored payouts at or before `until`. Its numbers are written into the SQL (checked integers): a read without
- * parameters runs beside the parameterized reads instead of after them (infra/clickhouse/chdb.ts), e.g. beside the feed's own.
- */
-const payoutWindow = (scan: number, until: number | undefined) => `
+/** The newest `{<scan>:UInt32}` stored payouts (`where`: a condition or nothing), newest first. */
+const payoutWindow = (scan: string, where = "") => `
   SELECT toUnixTimestamp(at) AS at, toString(slot) AS slot, signature, ix, inner, recipient, toString(lamports) AS lamports, mint,
     toString(payout) AS payout, toString(rank) AS rank
-  FROM treasury_payouts ${until === undefined ? "" : `WHERE at <= toDateTime(${uint(until)}, 'UTC')`} ORDER BY ${NEWEST} LIMIT ${uint(scan)}`;
-const uint = (x: number) => {
-  if (!Number.isSafeInteger(x) || x < 0) throw new Error(`not a whole number: ${x}`);
-  return x;
-};
+  FROM treasury_payouts ${where} ORDER BY ${NEWEST} LIMIT {${scan}:UInt32}`;
 
 /**
  * The first window of the newest `limit` payouts (newestPayouts) as a part of another read
@@ -41,9 +34,7 @@ const uint = (x: number) => {
  */
 export function payoutWindowPart(limit: number, param: string): { sql: string; params: Record<string, number> } {
   return {
-    // the raw columns: the part's JSON gives 64-bit integers as strings (platformParts)
-    sql: `SELECT groupArray((toUnixTimestamp(at), slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (
-      SELECT at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank FROM treasury_payouts ORDER BY ${NEWEST} LIMIT {${param}:UInt32})`,
+    sql: `SELECT groupArray((at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (${payoutWindow(param)})`,
     params: { [param]: firstWindow(limit) },
   };
 }
@@ -63,7 +54,7 @@ async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolea
     const rows: StoredPayout[] =
       first && scan === firstWindow(limit)
         ? first.map(([at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank]) => ({ at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank }))
-        : await ch.query<StoredPayout>(payoutWindow(scan, until));
+        : await ch.query<StoredPayout>(payoutWindow("scan", until === undefined ? "" : "WHERE at <= toDateTime({until:UInt32}, 'UTC')"), { scan, until: until ?? 0 });
     const whole = rows.length < scan;
     const edge = whole ? -1 : Number(rows.at(-1)!.at);
     const best = new Map<string, StoredPayout>();

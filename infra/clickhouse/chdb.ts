@@ -74,9 +74,9 @@ export async function createChdb(path: string): Promise<ClickHouse> {
   return {
     kind: "chdb",
     async query<T>(sql: string, params: Params = {}) {
-      // every query through queryBindAsync, which chdb runs one at a time across the process: queries without parameters
-      // run beside others through queryAsync gave wrong answers under concurrency (the sink's ledger lookup missed
-      // stored transactions: ingest/reconcile's test (g) found a third of a stored chain "missing")
+      // every query through queryBindAsync, which chdb runs one at a time across the process (it guards the engine
+      // against a race there). Running queries without parameters beside them (queryAsync) was tried and reverted: no
+      // measurable gain, and an unexplained full-suite failure while it was in (bench/README.md, 2026-11-27 05:50)
       const r = await onSession((session) => session.queryBindAsync(sql, params, { format: "JSONEachRow" }));
       return parseJsonEachRowYielding<T>(r.text());
     },

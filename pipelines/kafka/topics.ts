@@ -6,6 +6,7 @@
  */
 import type { TxEnvelope } from "../../ingest/contract/envelope";
 import type { Fact } from "../../ingest/contract/facts";
+import { bigintReplacer } from "../classify";
 
 export const TOPICS = { transactions: "chain.transactions" } as const;
 export const dlqTopic = (topic: string) => `${topic}.dlq`;
@@ -26,7 +27,7 @@ export function encodeEnvelope(env: TxEnvelope): string {
     const { signature, slot, blockTime, ...rest } = f;
     return signature === env.signature && slot === env.slot && blockTime === env.blockTime ? rest : f;
   });
-  return JSON.stringify({ ...env, facts }, (_k, v) => (typeof v === "bigint" ? { $bigint: v.toString() } : v));
+  return JSON.stringify({ ...env, facts }, bigintReplacer);
 }
 
 /** Parses a message value back into an envelope (either form: facts with or without their transaction's fields); throws with a reason on anything malformed. */
