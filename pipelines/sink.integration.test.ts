@@ -183,10 +183,13 @@ describe("sink: gathering a write under load", () => {
     const [a, b, c] = [batch(), batch(), batch()];
     const first = sink.write(a);
     const second = sink.write(b); // arrives while `a` is written: the sink is busy
-    // `b` is queued once its in-flight marks are made: only then may `a`'s write go on
+    // `b` is queued once its in-flight marks are made: `a`'s write goes on then (or after 3 s, so a stalled mark fails the
+    // assertions below instead of hanging the test)
     const bSigs = b.map((e) => e.signature);
-    await until("the second batch's in-flight marks", async () => ((await markedInFlight(sql, bSigs)).size === new Set(bSigs).size ? true : undefined));
-    await Bun.sleep(20);
+    await Promise.race([
+      until("the second batch's in-flight marks", async () => ((await markedInFlight(sql, bSigs)).size === new Set(bSigs).size ? true : undefined), 3_000).then(() => Bun.sleep(20)),
+      Bun.sleep(3_000),
+    ]).catch(() => {});
     release();
     await first;
     expect(metrics.batches).toBe(1);
