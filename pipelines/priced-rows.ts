@@ -52,42 +52,45 @@ export type Lookups = {
 const minuteOf = (at: number) => at - (((at % 60) + 60) % 60);
 const isTransfer = (f: FlowFacts) => f.kind === "transfer" && f.recipient !== "";
 
-/** Reads what `claims` and `flows` are priced and classified with: at most three small reads, side by side. */
+/**
+ * Reads what `claims` and `flows` are priced and classified with, in one query (a chDB query
+ * costs a few ms of CPU whatever it reads: three took 8.8 ms a write, bench/README.md). The
+ * price list is the views' join's: from the last price at or before the oldest minute up to
+ * the newest; each minute takes the last at or before it, here.
+ */
 export async function readLookups(ch: ClickHouse, claims: readonly ClaimFacts[], flows: readonly FlowFacts[]): Promise<Lookups> {
   const transfers = flows.filter(isTransfer);
   const minutes = [...new Set([...claims, ...transfers].map((r) => minuteOf(r.at)))].sort((a, b) => a - b);
   const mints = [...new Set(claims.map((c) => c.mint))];
   const wallets = [...new Set(transfers.map((t) => t.recipient))];
   // The lists are written into the text (no parameters): chDB runs parameterized queries one at
-  // a time across the process, and these are on every write's path (stringListLiteral).
-  const [prices, configs, agents] = await Promise.all([
-    minutes.length
-      ? ch.query<{ minute: number; usd: number; priced: 0 | 1 }>(
-          // the views' join: the prices from the last one at or before the oldest minute up to the newest
-          `SELECT toUnixTimestamp(m.minute) AS minute, p.usd AS usd, p.found AS priced
-           FROM (SELECT toUInt8(0) AS k, toDateTime(arrayJoin([${minutes.join(",")}]), 'UTC') AS minute) AS m
-           ASOF LEFT JOIN (
-             SELECT toUInt8(0) AS k, minute AS at, usd, toUInt8(1) AS found FROM sol_price_1m FINAL
-             WHERE minute <= toDateTime(${minutes[minutes.length - 1]}, 'UTC')
-               AND minute >= (SELECT max(minute) FROM sol_price_1m WHERE minute <= toDateTime(${minutes[0]}, 'UTC'))
-           ) AS p ON m.k = p.k AND m.minute >= p.at`,
-        )
-      : [],
-    mints.length
-      ? ch.query<{ mint: string; config: string }>(
-          `SELECT mint, argMax(config, version) AS config FROM agent_directory WHERE mint IN ${stringListLiteral(mints)} GROUP BY mint`,
-        )
-      : [],
-    wallets.length
-      ? ch.query<{ wallet: string; vault: 0 | 1; ms: string; mint: string }>(
-          `SELECT wallet, tupleElement(b, 1) AS vault, toString(toUnixTimestamp64Milli(tupleElement(b, 2))) AS ms, tupleElement(b, 3) AS mint
-           FROM (SELECT wallet, max(best) AS b FROM payout_wallets WHERE wallet IN ${stringListLiteral(wallets)} GROUP BY wallet)`,
-        )
-      : [],
-  ]);
-  const priceBy = new Map(prices.map((p) => [Number(p.minute), { usd: Number(p.usd), priced: Number(p.priced) as 0 | 1 }]));
-  const configBy = new Map(configs.map((c) => [c.mint, c.config]));
-  const agentBy = new Map(agents.filter((a) => a.mint !== "").map((a) => [a.wallet, { vault: Number(a.vault) as 0 | 1, createdMs: BigInt(a.ms), mint: a.mint }]));
+  // a time across the process, and this is on every write's path (stringListLiteral).
+  const parts: string[] = [];
+  if (minutes.length)
+    parts.push(`SELECT 0 AS what, toString(toUnixTimestamp(minute)) AS key, usd, toUInt8(0) AS vault, toInt64(0) AS ms, '' AS value FROM sol_price_1m FINAL
+      WHERE minute <= toDateTime(${minutes[minutes.length - 1]}, 'UTC')
+        AND minute >= (SELECT max(minute) FROM sol_price_1m WHERE minute <= toDateTime(${minutes[0]}, 'UTC'))`);
+  if (mints.length)
+    parts.push(`SELECT 1, mint, toFloat64(0), toUInt8(0), toInt64(0), argMax(config, version) FROM agent_directory WHERE mint IN ${stringListLiteral(mints)} GROUP BY mint`);
+  if (wallets.length)
+    parts.push(`SELECT 2, wallet, toFloat64(0), tupleElement(b, 1), toUnixTimestamp64Milli(tupleElement(b, 2)), tupleElement(b, 3)
+      FROM (SELECT wallet, max(best) AS b FROM payout_wallets WHERE wallet IN ${stringListLiteral(wallets)} GROUP BY wallet)`);
+  const found = parts.length ? await ch.query<{ what: number; key: string; usd: number; vault: number; ms: string; value: string }>(parts.join("\nUNION ALL\n")) : [];
+  const prices: { minute: number; usd: number }[] = [];
+  const configBy = new Map<string, string>();
+  const agentBy = new Map<string, { vault: 0 | 1; createdMs: bigint; mint: string }>();
+  for (const r of found) {
+    if (r.what === 0) prices.push({ minute: Number(r.key), usd: Number(r.usd) });
+    else if (r.what === 1) configBy.set(r.key, r.value);
+    else if (r.value !== "") agentBy.set(r.key, { vault: r.vault ? 1 : 0, createdMs: BigInt(r.ms), mint: r.value });
+  }
+  prices.sort((a, b) => a.minute - b.minute);
+  const priceBy = new Map<number, { usd: number; priced: 0 | 1 }>();
+  let i = -1;
+  for (const m of minutes) {
+    while (i + 1 < prices.length && prices[i + 1]!.minute <= m) i++;
+    priceBy.set(m, i >= 0 ? { usd: prices[i]!.usd, priced: 1 } : { usd: 0, priced: 0 });
+  }
   return {
     price: (minute) => priceBy.get(minute) ?? { usd: 0, priced: 0 },
     config: (mint) => configBy.get(mint) ?? "",
