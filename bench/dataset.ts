@@ -105,7 +105,8 @@ export async function backgroundMergesSettled(ch: ClickHouse, maxSeconds = 300):
  * position), treasury transfers to vaults and creators, buybacks and burns of the platform
  * token, holder counts (three recounts per coin), and a SOL price for every minute. Written
  * through the fact tables, so the read models of migration 0013 fill as in production (the
- * directory, loadAgents, first: transfers are classified when stored).
+ * directory, loadAgents, first: transfers are classified when stored), with the priced rows
+ * the sink writes beside them (pipelines/priced-rows.ts) made by 0013's copy for these rows.
  */
 export async function loadTreasury(ch: ClickHouse, opts: { agents: number; days: number; treasury: string; platformToken: string; claimsPerCoin: number }) {
   const span = opts.days * 86400;

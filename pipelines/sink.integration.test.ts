@@ -54,6 +54,19 @@ async function counts(ch: ClickHouse, mints: string[]) {
   );
 }
 
+/** 900 simulated transactions of three coins of `seed`, their fee claims counted, and a sink's dependencies. */
+async function withClaims(seed: number) {
+  const engines = await testEngines();
+  const configs = fixtureSimConfigs(seed);
+  const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
+  const sim = createSimulator({ seed, configs, pools: 3 });
+  const envelopes = toEnvelopes(sim.next(900), "simulator");
+  const mints = sim.state().pools.map((p) => p.mint);
+  const expectedClaims = envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "fee_claim" || f.kind === "surplus_withdrawal").length;
+  const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
+  return { engines, envelopes, mints, expectedClaims, deps };
+}
+
 describe("sink: a write that dies half-way, then redelivery", () => {
   test("facts already inserted are not counted twice; missing ones are completed", async () => {
     const engines = await testEngines();
@@ -90,15 +103,8 @@ describe("sink: a write that dies half-way, then redelivery", () => {
   });
 
   test("a write whose ledger rows landed but one fact table failed is completed by the redelivery, not skipped", async () => {
-    const engines = await testEngines();
-    const configs = fixtureSimConfigs(SEED + 1);
-    const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
-    const sim = createSimulator({ seed: SEED + 1, configs, pools: 3 });
-    const envelopes = toEnvelopes(sim.next(900), "simulator");
-    const mints = sim.state().pools.map((p) => p.mint);
-    const expectedClaims = envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "fee_claim" || f.kind === "surplus_withdrawal").length;
+    const { engines, envelopes, mints, expectedClaims, deps } = await withClaims(SEED + 1);
     expect(expectedClaims).toBeGreaterThan(0);
-    const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
 
     const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims") });
     await expect(broken.write(envelopes)).rejects.toThrow(/injected failure/);
@@ -115,14 +121,9 @@ describe("sink: a write that dies half-way, then redelivery", () => {
   });
 
   test("a write that stored the fee claims but not their priced rows is completed by the redelivery, once", async () => {
-    const engines = await testEngines();
-    const configs = fixtureSimConfigs(SEED + 3);
-    const registry = await PoolRegistry.load(engines.sql, simulatedConfigRegistry(configs));
-    const sim = createSimulator({ seed: SEED + 3, configs, pools: 3 });
-    const envelopes = toEnvelopes(sim.next(900), "simulator");
-    const mints = sim.state().pools.map((p) => p.mint);
-    const expectedClaims = String(envelopes.flatMap((e) => e.facts).filter((f) => f.kind === "fee_claim" || f.kind === "surplus_withdrawal").length);
-    const deps = { sql: engines.sql, registry, metrics: createMetrics(), log: createLogger("error") };
+    const fixture = await withClaims(SEED + 3);
+    const { engines, envelopes, mints, deps } = fixture;
+    const expectedClaims = String(fixture.expectedClaims);
 
     const broken = createFactSink({ ...deps, ch: failingInsert(engines.ch, "fee_claims_usd") });
     await expect(broken.write(envelopes)).rejects.toThrow(/injected failure/);
