@@ -105,7 +105,8 @@ export async function backgroundMergesSettled(ch: ClickHouse, maxSeconds = 300):
  * position), treasury transfers to vaults and creators, buybacks and burns of the platform
  * token, holder counts (three recounts per coin), and a SOL price for every minute. Written
  * through the fact tables, so the read models of migration 0013 fill as in production (the
- * directory, loadAgents, first: transfers are classified when stored).
+ * directory, loadAgents, first: transfers are classified when stored), with the priced rows
+ * the sink writes beside them (pipelines/priced-rows.ts) made by 0013's copy for these rows.
  */
 export async function loadTreasury(ch: ClickHouse, opts: { agents: number; days: number; treasury: string; platformToken: string; claimsPerCoin: number }) {
   const span = opts.days * 86400;
@@ -143,6 +144,26 @@ export async function loadTreasury(ch: ClickHouse, opts: { agents: number; days:
      SELECT ${at("number", "{buybacks:UInt32}")}, 420000000 + number, ${sig("number", "buyback")}, 0, -1, 'buyback', {treasury:String}, '',
        20000000 + number % 97 * 1000, 1000000000 + number * 7
      FROM numbers({buybacks:UInt32})`,
+    p,
+  );
+  // priced and classified as the sink stores them (pipelines/priced-rows.ts; migration 0013's copy, for these rows)
+  await ch.command(
+    `INSERT INTO fee_claims_usd
+     SELECT c.mint, c.slot, c.signature, c.ix, c.inner, c.at, c.role, c.claimer, d.config, c.quote_amount, toFloat64(c.quote_amount) * p.usd, p.found
+     FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM fee_claims WHERE slot BETWEEN 400000000 AND 400000000 + {claims:UInt32} - 1) AS c
+     ASOF LEFT JOIN (SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL) AS p ON c.k = p.k AND c.minute >= p.minute
+     LEFT JOIN (SELECT mint, argMax(config, version) AS config FROM agent_directory GROUP BY mint) AS d ON c.mint = d.mint`,
+    p,
+  );
+  await ch.command(
+    `INSERT INTO treasury_transfers
+     SELECT f.recipient, f.at, f.slot, f.signature, f.ix, f.inner, f.lamports, toFloat64(f.lamports) * p.usd, p.found, tupleElement(w.b, 3),
+       if(tupleElement(w.b, 3) = '', '', if(tupleElement(w.b, 1) = 1, 'vault', 'creator')),
+       if(tupleElement(w.b, 3) = '', toUInt64(0), bitOr(bitShiftLeft(toUInt64(tupleElement(w.b, 1)), 63), toUInt64(toUnixTimestamp64Milli(tupleElement(w.b, 2)))))
+     FROM (SELECT *, toUInt8(0) AS k, toStartOfMinute(at) AS minute FROM treasury_flows
+           WHERE kind = 'transfer' AND recipient != '' AND slot BETWEEN 410000000 AND 410000000 + {transfers:UInt32} - 1) AS f
+     ASOF LEFT JOIN (SELECT toUInt8(0) AS k, minute, usd, toUInt8(1) AS found FROM sol_price_1m FINAL) AS p ON f.k = p.k AND f.minute >= p.minute
+     LEFT JOIN (SELECT wallet, max(best) AS b FROM payout_wallets GROUP BY wallet) AS w ON f.recipient = w.wallet`,
     p,
   );
   await ch.command(

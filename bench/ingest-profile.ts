@@ -1,7 +1,7 @@
 /**
  * Where webhook ingest spends its time: posts simulated webhook bodies like the
  * benchmark does, and reports the time in decoding (worker), each ClickHouse
- * insert and query, and the sink's steps (lookup, classify, agents, write).
+ * insert and query, and the sink's steps (lookup, classify, agents, price, write).
  * Run: `bun run bench/ingest-profile.ts --txs 40000 --concurrency 64`.
  */
 import { parseArgs } from "node:util";

@@ -150,7 +150,7 @@ export async function kafkaPhase(opts: {
       sinkWrites: writes,
       transactionsPerWrite: round((stats.messages - from.messages) / Math.max(1, writes), 1),
       sinkWriteSeconds: round((platform.metrics.writeMs - from.writeMs) / 1000, 1),
-      /** wall seconds in each step of the sink's writes (lookup, classify, agents, write) */
+      /** wall seconds in each step of the sink's writes (lookup, classify, agents, price, write) */
       sinkStepSeconds: Object.fromEntries(Object.entries(platform.metrics.stepMs).map(([k, ms]) => [k, round((ms - (from.stepMs[k] ?? 0)) / 1000, 1)])),
     };
   }

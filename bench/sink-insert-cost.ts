@@ -18,7 +18,8 @@ import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { toEnvelopes } from "../ingest/helius/handle";
 import { PoolRegistry } from "../pipelines/platform/registry";
 import { planBatch, planRows } from "../pipelines/write-plan";
-import { FACT_TABLES } from "../pipelines/rows";
+import { FACT_TABLES, type FeeClaimRow, type TreasuryFlowRow } from "../pipelines/rows";
+import { feeClaimsUsd, readLookups, treasuryTransfers } from "../pipelines/priced-rows";
 import { round } from "./measure";
 
 const { values: args } = parseArgs({
@@ -55,21 +56,37 @@ try {
   );
   const viewsOf = new Map(views.map((v) => [v.source, Number(v.n)]));
   const cost = new Map<string, { inserts: number; rows: number; cpuMs: number; wallMs: number }>();
-  // table by table through the writes, one insert at a time: each insert's CPU is its own
-  for (const w of writes)
-    for (const [table, rows] of Object.entries(w)) {
+  // table by table through the writes, one insert at a time: each insert's CPU is its own; the
+  // treasury's priced rows as the sink makes them (pipelines/priced-rows.ts), their reads apart
+  for (const w of writes) {
+    const claims = w.fee_claims as FeeClaimRow[];
+    const flows = w.treasury_flows as TreasuryFlowRow[];
+    const priced: Writes = {};
+    if (claims.length || flows.length) {
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const l = await readLookups(engines.ch, claims, flows);
+      priced.fee_claims_usd = feeClaimsUsd(claims, l);
+      priced.treasury_transfers = treasuryTransfers(flows, l);
+      account("(price reads)", 0, cpu0, t0);
+    }
+    for (const [table, rows] of Object.entries({ ...w, ...priced })) {
       if (rows.length === 0) continue;
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       await engines.ch.insert(table, rows);
-      const cpu = process.cpuUsage(cpu0);
-      const c = cost.get(table) ?? { inserts: 0, rows: 0, cpuMs: 0, wallMs: 0 };
-      c.inserts++;
-      c.rows += rows.length;
-      c.cpuMs += (cpu.user + cpu.system) / 1000;
-      c.wallMs += performance.now() - t0;
-      cost.set(table, c);
+      account(table, rows.length, cpu0, t0);
     }
+  }
+  function account(table: string, rows: number, cpu0: NodeJS.CpuUsage, t0: number) {
+    const cpu = process.cpuUsage(cpu0);
+    const c = cost.get(table) ?? { inserts: 0, rows: 0, cpuMs: 0, wallMs: 0 };
+    c.inserts++;
+    c.rows += rows;
+    c.cpuMs += (cpu.user + cpu.system) / 1000;
+    c.wallMs += performance.now() - t0;
+    cost.set(table, c);
+  }
   console.log(`${TXS} transactions in ${writes.length} writes of ${GROUP}; per insert:`);
   console.log(`${"table".padEnd(16)} ${"parts".padStart(5)} ${"writes with rows".padStart(16)} ${"rows".padStart(7)} ${"CPU ms".padStart(7)} ${"wall ms".padStart(7)}`);
   let perWrite = 0;

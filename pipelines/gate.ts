@@ -16,6 +16,7 @@
 import { stringListLiteral, type ClickHouse } from "../infra/clickhouse";
 import type { Sql } from "../infra/postgres";
 import type { FactTable } from "./rows";
+import type { PricedTable } from "./priced-rows";
 import { markedInFlight } from "./in-flight";
 import type { SignatureAt } from "../ingest/contract/bus";
 
@@ -39,7 +40,7 @@ export function dedupeRows<R extends Row>(rows: R[]): R[] {
   });
 }
 
-export async function newRowsOnly<R extends Row>(ch: ClickHouse, table: FactTable, rows: R[]): Promise<R[]> {
+export async function newRowsOnly<R extends Row>(ch: ClickHouse, table: FactTable | PricedTable, rows: R[]): Promise<R[]> {
   const unique = dedupeRows(rows);
   if (unique.length === 0) return unique;
   let existing: Set<string>;
@@ -55,9 +56,10 @@ export async function newRowsOnly<R extends Row>(ch: ClickHouse, table: FactTabl
     // rows of one chunk of signatures carry few mints; the mint filter keeps the read on the key
     const found = await Promise.all(
       chunks([...new Set(unique.map((r) => r.signature as string))]).map((sigs) => {
-        // the treasury's flows name no coin; the table holds a few rows per treasury action
-        if (table === "treasury_flows")
-          return ch.query<{ signature: string; ix: number; inner: number }>("SELECT signature, ix, inner FROM treasury_flows WHERE signature IN {sigs:Array(String)}", { sigs });
+        // the treasury's flows name no coin (a transfer names the agent it was classified as when
+        // stored, which a redelivery may classify otherwise); the tables hold a few rows per treasury action
+        if (table === "treasury_flows" || table === "treasury_transfers")
+          return ch.query<{ signature: string; ix: number; inner: number }>(`SELECT signature, ix, inner FROM ${table} WHERE signature IN {sigs:Array(String)}`, { sigs });
         const inChunk = new Set(sigs);
         const chunkMints = [...new Set(unique.filter((r) => inChunk.has(r.signature as string)).map((r) => r.mint as string))];
         return ch.query<{ signature: string; ix: number; inner: number }>(

@@ -8,7 +8,8 @@ import type { Sql } from "../infra/postgres";
 import type { Fact } from "../ingest/contract/facts";
 import type { TxEnvelope } from "../ingest/contract/envelope";
 import { factFromJson, factKey, factToJson, type Parked } from "./classify";
-import { FACT_TABLES, type FactRow } from "./rows";
+import { FACT_TABLES, type FactRow, type FactTable } from "./rows";
+import { PRICED_TABLES, pricedWrites, type PricedRow, type PricedTable } from "./priced-rows";
 import { newRowsOnly, storedSignatures } from "./gate";
 import { persistPools } from "./platform/registry";
 import { mirrorDirectory, upsertAgentsForPools } from "./agents-sink";
@@ -56,18 +57,26 @@ export async function writeBatch(deps: SinkDeps, incoming: TxEnvelope[], already
   const agents = await upsertAgentsForPools(sql, plan.agents);
   await mirrorDirectory(ch, registry.configs, agents);
   step("agents");
+  // priced and classified with what is stored now, the directory mirror above included
+  const priced = await pricedWrites(ch, plan.tables.fee_claims, plan.tables.treasury_flows);
+  step("price");
 
   let written = 0;
   // Every table is written side by side, the ledger too: until the in-flight marks are
   // removed (after all of them), a redelivery is checked table by table, so a write that
   // dies between these inserts is completed by the next delivery, never doubled.
-  const insertFacts = FACT_TABLES.map(async (table) => {
-    const { clear, check }: TableWrite<FactRow> = plan.tables[table];
+  const writes: [FactTable | PricedTable, TableWrite<FactRow | PricedRow>][] = [
+    ...FACT_TABLES.map((t): [FactTable, TableWrite<FactRow>] => [t, plan.tables[t]]),
+    ...PRICED_TABLES.map((t): [PricedTable, TableWrite<PricedRow>] => [t, priced[t]]),
+  ];
+  const insertFacts = writes.map(async ([table, { clear, check }]) => {
     if (clear.length === 0 && check.length === 0) return;
     const checked = check.length ? await newRowsOnly(ch, table, check) : [];
-    duplicates += check.length - checked.length;
     const insert = checked.length ? [...clear, ...checked] : clear;
     await ch.insert(table, insert);
+    // the priced rows are read models of facts counted here already
+    if (table === "fee_claims_usd" || table === "treasury_transfers") return;
+    duplicates += check.length - checked.length;
     written += insert.length;
     if (table !== "activity") bump(metrics.facts, table, insert.length);
   });

@@ -59,7 +59,7 @@ export class SinkOverloaded extends Error {}
  * after an arrival without another, or `maxWaitMs` pass, whichever comes first. Busy: batches
  * arrived while it wrote, or its last write, of several callers' batches, ended less than
  * `maxWaitMs` ago (those callers are coming back). A write costs chDB about 100 ms of CPU
- * whatever its size (its ~17 parts, each view's pipeline, the treasury views' joins:
+ * whatever its size (its ~17 parts, each view's pipeline, the treasury's price read:
  * bench/sink-insert-cost.ts --group 400), so with few calls in flight, writing them together
  * rather than in alternating halves cuts that cost per transaction. An idle sink, or one
  * caller writing batch after batch (a consumer), writes at once.

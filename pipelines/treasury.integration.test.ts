@@ -80,6 +80,31 @@ test("claims, payouts, a buyback and a burn: exact rows in treasury_flows, fee_c
   );
   expect(claims).toEqual([{ mint: created.mint, role: "partner", kind: "trading_fee", claimer: feeClaimer, base: String(claim.baseAmount), quote: String(claim.quoteAmount) }]);
 
+  // priced and classified by the sink (pipelines/priced-rows.ts), once each however delivered: the claim with its coin's
+  // config (mirrored before it, even when it waited parked for its pool), each payout classified when stored or, stored
+  // before its agent, when the agent was mirrored
+  const priced = await ch.query<Record<string, string>>(
+    "SELECT mint, config, toString(lamports) AS lamports FROM fee_claims_usd WHERE signature IN {s:Array(String)}",
+    { s: signatures },
+  );
+  expect(priced).toEqual([{ mint: created.mint, config: created.config, lamports: String(claim.quoteAmount) }]);
+  const transfers = await ch.query<Record<string, string>>(
+    "SELECT signature, toString(lamports) AS lamports FROM treasury_transfers WHERE signature IN {s:Array(String)} ORDER BY at",
+    { s: signatures },
+  );
+  expect(transfers).toEqual([
+    { signature: toVault!.signature, lamports: String(ledger.toVault) },
+    { signature: toCreator!.signature, lamports: String(ledger.toCreator) },
+  ]);
+  const payouts = await ch.query<Record<string, string>>(
+    "SELECT signature, mint, toString(payout) AS payout FROM treasury_payouts FINAL WHERE signature IN {s:Array(String)} ORDER BY at",
+    { s: signatures },
+  );
+  expect(payouts).toEqual([
+    { signature: toVault!.signature, mint: created.mint, payout: "vault" },
+    { signature: toCreator!.signature, mint: created.mint, payout: "creator" },
+  ]);
+
   const burns = await ch.query<Record<string, string>>(
     "SELECT signature, mint, account, authority, toString(amount) AS amount FROM burns WHERE mint = {m:String}",
     { m: PLATFORM_TOKEN },

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { Keypair } from "@solana/web3.js";
 import { TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
 import { testEngines, type TestEngines } from "../../infra/testing/engines";
+import { storeTreasuryFacts } from "../../pipelines/priced-rows";
 import { startRpcTestDouble, tokenAccount } from "../../infra/testing/rpc-double";
 import { createSolanaRpc } from "../../infra/solana-rpc";
 import { registryWith } from "../../compose/testing/platform";
@@ -77,9 +78,9 @@ describe("claimed fees and the spend ledger", () => {
     const claim = (signature: string, role: string, claimer: string, quote: bigint) => ({
       mint, slot: 10, signature, ix: 0, inner: -1, at: 1_700_000_000, kind: "trading_fee", venue: "dbc", role, pool: addr(), claimer, base_amount: 0n, quote_amount: quote,
     });
-    await e.ch.insert("fee_claims", [claim("s1", "creator", vault, 1000n), claim("s1", "creator", vault, 1000n), claim("s2", "position", vault, 500n), claim("s3", "partner", vault, 7n), claim("s4", "creator", addr(), 9n)]);
+    await storeTreasuryFacts(e.ch, { claims: [claim("s1", "creator", vault, 1000n), claim("s1", "creator", vault, 1000n), claim("s2", "position", vault, 500n), claim("s3", "partner", vault, 7n), claim("s4", "creator", addr(), 9n)] });
     const flow = (signature: string, recipient: string, lamports: bigint) => ({ at: 1_700_000_000, slot: 11, signature, ix: 0, inner: -1, kind: "transfer", treasury: addr(), recipient, lamports, atoms: 0n });
-    await e.ch.insert("treasury_flows", [flow(`t-${mint}`, vault, 300n), flow(`u-${mint}`, addr(), 5n)]);
+    await storeTreasuryFacts(e.ch, { flows: [flow(`t-${mint}`, vault, 300n), flow(`u-${mint}`, addr(), 5n)] });
     expect(await claimedFeesOf(e.ch, { mint, vault, solQuoted: true })).toEqual({ feeClaimsLamports: 1500n, treasuryPayoutsLamports: 300n, totalLamports: 1800n });
     expect(await claimedFeesOf(e.ch, { mint, vault, solQuoted: false })).toEqual({ feeClaimsLamports: 0n, treasuryPayoutsLamports: 300n, totalLamports: 300n });
   });

@@ -27,6 +27,7 @@ import { runContestsOnce, type ContestJobDeps } from "../../agents/contests/job"
 import { publishContests } from "../../agents/contests/publish";
 import { confirmPrizeBatches } from "../../agents/contests/testing/prizes";
 import { AnalyticsOverview } from "./responses";
+import { storeTreasuryFacts } from "../../pipelines/priced-rows";
 
 const CONFIG = newAddress();
 const configs = registryWith([{ role: "launch", address: CONFIG }]);
@@ -120,7 +121,7 @@ describe("recentPayouts: airdrops and contest prizes", () => {
     // a second later: a creator claim between it and what follows
     await Bun.sleep(1100);
     const between = { mint: a.mint, slot: 7, signature: signatureOf(), ix: 0, inner: -1, at: Math.floor(Date.now() / 1000), kind: "trading_fee", venue: "dbc", role: "creator", pool: newAddress(), claimer: newAddress(), base_amount: 0n, quote_amount: 123_457n };
-    await p.engines.ch.insert("fee_claims", [between]);
+    await storeTreasuryFacts(p.engines.ch, { claims: [between] });
     await Bun.sleep(20);
     // an airdrop whose transactions all fail: nothing paid, not listed
     rpc.setConfirmMode("fail");

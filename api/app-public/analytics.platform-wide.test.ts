@@ -19,6 +19,7 @@ import { encodeBase58 } from "../../ingest/decoders/base58";
 import { formatUnits, lamportsToUsd } from "../../ingest/contract/market-math";
 import type { ConfigRegistry } from "../../ingest/contract/configs";
 import { migrationFiles, statements } from "../../infra/migrate";
+import { storeTreasuryFacts } from "../../pipelines/priced-rows";
 
 const SEED = 131; // its own mints: no other test file uses this seed
 const lamports = (sol: string) => {
@@ -362,7 +363,7 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     }
     // the newest claims are someone else's positions, more than the overview's first window of claims (64): its recent payouts read past them
     for (let i = 0; i < 70; i++) claim(mints[i % mints.length]!, now - 600 + i, "position", OTHER_CLAIMER, 300_007 + i);
-    await p.engines.ch.insert("fee_claims", claims);
+    await storeTreasuryFacts(p.engines.ch, { claims });
 
     // treasury flows: payouts to vaults and creators, one to a stranger (not a payout), buybacks
     const flows: Record<string, unknown>[] = [];
@@ -376,7 +377,7 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
       if (i % 5 === 0) flow(t + 9, "transfer", STRANGER, 123_456);
       if (i % 6 === 0) flow(t + 20, "buyback", "", 1_100_000 + i, 5_000_000_000 + i * 17);
     }
-    await p.engines.ch.insert("treasury_flows", flows);
+    await storeTreasuryFacts(p.engines.ch, { flows });
 
     // treasury actions, as the treasury core records them (the services' own runs are action-payouts.integration.test.ts's):
     // airdrops paid in two transactions, partly paid, failed, paid but not yet published; contests paid, paid but their
@@ -618,8 +619,8 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     const currencies = () => p.engines.ch.query("SELECT fee_in_base, count() AS n FROM trades GROUP BY fee_in_base ORDER BY fee_in_base");
     const stored = await currencies();
     // in order, as an upgrade runs them: 0011 and 0013 sum every fee, 0014 the quote-currency fees again, 0017 counts
-    // DAMM v2 trades by their coin's config again and splits the curve's fees
-    for (const name of ["0011_", "0013_", "0014_", "0017_"]) {
+    // DAMM v2 trades by their coin's config again and splits the curve's fees, 0019 drops the join views 0013 made again
+    for (const name of ["0011_", "0013_", "0014_", "0017_", "0019_"]) {
       const file = migrationFiles("clickhouse").find((f) => f.name.startsWith(name))!;
       for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
     }
@@ -656,10 +657,10 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     const before = await Promise.all(paths.map((x) => c.call(x)));
     // a new buyback, a creator payout and a platform claim change every answer ...
     const t = now - 30;
-    await p.engines.ch.insert("treasury_flows", [
+    await storeTreasuryFacts(p.engines.ch, { flows: [
       { at: t, slot: 800_000_000, signature: signature(), ix: 0, inner: -1, kind: "buyback", treasury: TREASURY, recipient: "", lamports: 999, atoms: 1 },
       { at: t, slot: 800_000_001, signature: signature(), ix: 0, inner: -1, kind: "transfer", treasury: TREASURY, recipient: wallets[0]!.creator, lamports: 777, atoms: 0 },
-    ]);
+    ] });
     await p.engines.ch.insert("holder_counts", [{ mint: mints[0]!, holders: 99_999, slot: 3, counted_at: Date.now() + 10_000 }]);
     // ... but not the cached ones
     const after = await Promise.all(paths.map((x) => c.call(`${x}${x.includes("?") ? "&" : "?"}utm_source=x`)));

@@ -16,6 +16,7 @@ import { fixtureSimConfigs } from "../../ingest/simulator";
 import { simulatedConfigRegistry } from "../../ingest/simulator/platform-configs";
 import { encodeBase58 } from "../../ingest/decoders/base58";
 import { migrationFiles, statements } from "../../infra/migrate";
+import { storeTreasuryFacts } from "../../pipelines/priced-rows";
 
 const address = () => encodeBase58(randomBytes(32));
 const signature = () => encodeBase58(randomBytes(64));
@@ -46,7 +47,7 @@ describe("treasury read models", () => {
   /** A System transfer out of the treasury, as the sink stores one; returns its signature. */
   const transfer = async (recipient: string, lamports: number, at: number) => {
     const sig = signature();
-    await p.engines.ch.insert("treasury_flows", [{ at, slot: ++slot, signature: sig, ix: 0, inner: -1, kind: "transfer", treasury: TREASURY, recipient, lamports, atoms: 0 }]);
+    await storeTreasuryFacts(p.engines.ch, { flows: [{ at, slot: ++slot, signature: sig, ix: 0, inner: -1, kind: "transfer", treasury: TREASURY, recipient, lamports, atoms: 0 }] });
     return sig;
   };
   const payoutOf = async (sig: string) =>
@@ -118,7 +119,7 @@ describe("treasury read models", () => {
     });
     // in a priced minute, in a minute with no price (the one before), after it, and long before any price
     const claims = [claim(m + 30, 1_000_001), claim(m + 70, 2_000_003), claim(m + 179, 3_000_005), claim(31_536_000, 4_000_007)];
-    await p.engines.ch.insert("fee_claims", claims);
+    await storeTreasuryFacts(p.engines.ch, { claims });
     // the gap minute's price recorded later: the claim stored before it keeps the price it was stored with
     await p.engines.ch.insert("sol_price_1m", [{ minute: m + 60, usd: 200, source: "exchange", recorded_at: m + 90 }]);
     const recipient = address();
@@ -156,10 +157,9 @@ describe("treasury read models", () => {
     const mine: string[] = [];
     for (let i = 0; i < 5; i++) mine.unshift(await transfer(creator, 6_000_000 + i, at + i));
     // 600 newer payouts to its vault: a page that reaches them finds no creator payout in the newest 256 before it
-    await p.engines.ch.insert(
-      "treasury_flows",
-      Array.from({ length: 600 }, (_, i) => ({ at: at + 100 + i, slot: ++slot, signature: signature(), ix: 0, inner: -1, kind: "transfer", treasury: TREASURY, recipient: vault, lamports: 1, atoms: 0 })),
-    );
+    await storeTreasuryFacts(p.engines.ch, {
+      flows: Array.from({ length: 600 }, (_, i) => ({ at: at + 100 + i, slot: ++slot, signature: signature(), ix: 0, inner: -1, kind: "transfer", treasury: TREASURY, recipient: vault, lamports: 1, atoms: 0 })),
+    });
     const paged: any[] = [];
     let cursor: string | null = null;
     do {
@@ -197,9 +197,9 @@ describe("treasury read models", () => {
     const late = await transfer(vault, 8_000_003, at + 60);
     await mirror(mint, { creator, vault, createdMs: (at - 60) * 1000 });
     // a claim, stored after its coin's directory row (as the sink stores them)
-    await p.engines.ch.insert("fee_claims", [
+    await storeTreasuryFacts(p.engines.ch, { claims: [
       { mint, slot: ++slot, signature: signature(), ix: 1, inner: -1, at, kind: "trading_fee", venue: "dbc", role: "creator", pool: address(), claimer: creator, base_amount: 0, quote_amount: 7_000_001 },
-    ]);
+    ] });
 
     const ours = async () => {
       const q = <T>(sql: string) => p.engines.ch.query<T>(sql, { m: mint, w: [creator, vault] });
@@ -222,8 +222,8 @@ describe("treasury read models", () => {
     const lamportFees = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 2 === 0).reduce((s, i) => s + 100_003 + i, 0);
     expect(before.rows.span.filter((r: any) => r.level === 5).map((r: any) => r.fee)).toEqual([String(lamportFees)]);
 
-    // 0013, 0014, then 0017 (as an upgrade runs them: 0013's copy sums every fee, 0014's the lamports again, 0017 the curve's apart)
-    for (const name of ["0013_", "0014_", "0017_"]) {
+    // 0013, 0014, 0017, then 0019 (as an upgrade runs them: 0013's copy sums every fee, 0014's the lamports again, 0017 the curve's apart, 0019 drops the join views 0013 made again)
+    for (const name of ["0013_", "0014_", "0017_", "0019_"]) {
       const file = migrationFiles("clickhouse").find((f) => f.name.startsWith(name))!;
       for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
     }

@@ -7,6 +7,7 @@ import { Keypair } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { Sql } from "../../../infra/postgres";
 import type { ClickHouse } from "../../../infra/clickhouse";
+import { storeTreasuryFacts } from "../../../pipelines/priced-rows";
 import { encryptSecretKey } from "../../../infra/vault-keys";
 import { tokenAccount, type startRpcTestDouble } from "../../../infra/testing/rpc-double";
 
@@ -34,7 +35,7 @@ export function holdersOnChain(rpc: Pick<ReturnType<typeof startRpcTestDouble>, 
 
 /** The vault's creator fee claim of `lamports` on its coin (a fee_claims fact, with a signature shaped as a real one: global reads list it). */
 export async function claimedFees(ch: ClickHouse, mint: string, vault: string, lamports: bigint): Promise<void> {
-  await ch.insert("fee_claims", [
+  await storeTreasuryFacts(ch, { claims: [
     { mint, slot: 5, signature: bs58.encode(randomBytes(64)), ix: 0, inner: -1, at: Math.floor(Date.now() / 1000), kind: "trading_fee", venue: "dbc", role: "creator", pool: newAddress(), claimer: vault, base_amount: 0n, quote_amount: lamports },
-  ]);
+  ] });
 }
