@@ -182,14 +182,14 @@ describe("market fields from chain data", () => {
     };
     await board.rows();
     const fullMarket = (sql: string) => sql.includes("FROM market_state") && sql.includes("GROUP BY mint") && !sql.includes("WHERE");
-    const ofNewParts = (sql: string) => sql.includes("_part IN");
+    const ofNewParts = (sql: string) => sql.includes("_partition_id");
 
     // nothing written: only the part lists (and the 24 h volumes, a sliding window) are read again
     let rows = await reload();
     expect(reads.some((q) => q.includes("FROM agent_directory") || q.includes("FROM market_state") || q.includes("FROM burn_totals"))).toBe(false);
     await matchesFresh(rows);
 
-    // new trades: market_state is read again for the coins of its new parts only
+    // new trades: market_state is read again for the coins written since only
     for (let i = 0; i < 3; i++) expect((await p.postWebhook(sim.next(20))).status).toBe(200);
     rows = await reload();
     expect(reads.some(ofNewParts)).toBe(true);
