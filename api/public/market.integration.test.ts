@@ -15,6 +15,17 @@ let p: Awaited<ReturnType<typeof testPlatform>>;
 let mints: string[] = [];
 let sim: ReturnType<typeof createSimulator>;
 
+/** The engine, with `seen` told of every query's SQL before it runs. */
+const watched = (ch: typeof p.engines.ch, seen: (sql: string) => void): typeof ch => ({
+  ...ch,
+  command: ch.command.bind(ch),
+  insert: ch.insert.bind(ch),
+  async query(sql, params) {
+    seen(sql);
+    return ch.query(sql, params);
+  },
+});
+
 describe("market fields from chain data", () => {
   beforeAll(async () => {
     p = await testPlatform(simulatedConfigRegistry(configs));
@@ -124,15 +135,9 @@ describe("market fields from chain data", () => {
   test("the board re-reads day-ago prices once a minute, and its rows match a fresh read", async () => {
     let windowReads = 0;
     const ch = p.engines.ch;
-    const spy: typeof ch = {
-      ...ch,
-      command: ch.command.bind(ch),
-      insert: ch.insert.bind(ch),
-      async query(sql, params) {
-        if (sql.includes("FROM volume_1m") && sql.includes("argMaxMerge(close)")) windowReads++;
-        return ch.query(sql, params);
-      },
-    };
+    const spy = watched(ch, (sql) => {
+      if (sql.includes("FROM volume_1m") && sql.includes("argMaxMerge(close)")) windowReads++;
+    });
     // an injected clock: each step makes the board stale, and the test waits for the reload itself
     let t = Date.now();
     const t0 = t;
@@ -154,15 +159,7 @@ describe("market fields from chain data", () => {
   test("the board re-reads only what changed since its last load, and its rows match a fresh read after trades and a delete", async () => {
     const reads: string[] = [];
     const ch = p.engines.ch;
-    const spy: typeof ch = {
-      ...ch,
-      command: ch.command.bind(ch),
-      insert: ch.insert.bind(ch),
-      async query(sql, params) {
-        reads.push(sql);
-        return ch.query(sql, params);
-      },
-    };
+    const spy = watched(ch, (sql) => reads.push(sql));
     let t = Date.now();
     const board = createMarketBoard(spy, 1000, () => t);
     const reload = async () => {
