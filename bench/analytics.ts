@@ -19,10 +19,10 @@ import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
 import { fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { backgroundMergesSettled, benchMints, loadAgents, loadTrades, loadTreasury } from "./dataset";
-import { measureUrl, round } from "./measure";
+import { measureUrl, percentile, round } from "./measure";
 
 const { values: args } = parseArgs({
-  options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" }, profile: { type: "boolean", default: false }, dir: { type: "string" } },
+  options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" }, profile: { type: "boolean", default: false }, dir: { type: "string" }, only: { type: "string" } },
 });
 const AGENTS = 10_000;
 const TREASURY = "TreasuryBench111111111111111111111111111111";
@@ -60,6 +60,52 @@ if (kept) {
 }
 
 const hot = mints[0]!;
+// the platform-wide reads of issue 11, with two Data API endpoints as baselines (the machine is shared: compare with these)
+const analytics: [string, string][] = [
+  ["platform stats", "/v1/platform/stats"],
+  ["analytics 24h", "/v1/analytics/overview?range=24h"],
+  ["analytics 7d", "/v1/analytics/overview?range=7d"],
+  ["analytics 30d", "/v1/analytics/overview?range=30d"],
+  ["analytics all", "/v1/analytics/overview?range=all"],
+  ["tokenomics", "/v1/tokenomics"],
+  ["feed payouts", "/v1/feed?kinds=creator_payout,platform_buyback"],
+  ["feed (default kinds)", "/v1/feed"],
+  ["daemon feed payouts", `/v1/daemons/${hot}/feed?kinds=creator_payout`],
+  ["baseline: Data API stats", "/v1/public/stats"],
+  ["baseline: tokens", "/v1/tokens"],
+];
+// ---- the Data API (/v1/public), every read of issue 15's target; `hot` is the coin with the most trades ----
+const hotTradesPage2 = await secondPageOf(`/v1/public/agents/${hot}/trades`);
+const dataApi: [string, string][] = [
+  ["data: agents sort=new", "/v1/public/agents"],
+  ["data: agents sort=marketcap", "/v1/public/agents?sort=marketcap"],
+  ["data: agents sort=trending", "/v1/public/agents?sort=trending"],
+  ["data: agents sort=volume", "/v1/public/agents?sort=volume"],
+  ["data: agents q=", "/v1/public/agents?q=coin%2042"],
+  ["data: agent", `/v1/public/agents/${hot}`],
+  ["data: agent trades", `/v1/public/agents/${hot}/trades`],
+  ["data: agent trades, page 2", hotTradesPage2],
+  ["data: agent trades limit=100", `/v1/public/agents/${hot}/trades?limit=100`],
+  ["data: agent trades, quiet coin", `/v1/public/agents/${mints.at(-1)}/trades`],
+  ["data: agent activity", `/v1/public/agents/${hot}/activity`],
+  ["data: agent activity kinds=launch,trade", `/v1/public/agents/${hot}/activity?kinds=launch,trade`],
+  ["data: activity", "/v1/public/activity"],
+  ["data: activity kinds=trade", "/v1/public/activity?kinds=trade"],
+  ["data: stats", "/v1/public/stats"],
+  ["data: configs", "/v1/public/configs"],
+];
+// ---- end of the Data API list ----
+/** `--only a,b`: the lists measured (default every list) */
+const lists: Record<string, [string, string][]> = { analytics, "data-api": dataApi };
+const chosen = args.only ? args.only.split(",") : Object.keys(lists);
+for (const name of chosen) if (!lists[name]) throw new Error(`--only: no list ${name} (${Object.keys(lists).join(", ")})`);
+const endpoints = chosen.flatMap((name) => lists[name]!);
+/** The path of the page after the first of a list (its nextCursor). */
+async function secondPageOf(path: string): Promise<string> {
+  const first = (await (await fetch(`http://127.0.0.1:${a.server!.port}${path}`)).json()) as { nextCursor: string | null };
+  if (!first.nextCursor) throw new Error(`${path}: one page only`);
+  return `${path}${path.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(first.nextCursor)}`;
+}
 if (args.profile) {
   // the median time of each ClickHouse read behind each endpoint (20 uncached calls each). chDB runs parameterised
   // queries one at a time anyway; they are queued here instead, so each time is the read's own, not its wait.
@@ -79,11 +125,7 @@ if (args.profile) {
     queue = run.catch(() => {});
     return run;
   }) as typeof ch.query;
-  const paths = [
-    "/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=7d", "/v1/analytics/overview?range=30d",
-    "/v1/analytics/overview?range=all", "/v1/tokenomics", "/v1/feed?kinds=creator_payout,platform_buyback", "/v1/feed", `/v1/daemons/${hot}/feed?kinds=creator_payout`,
-    "/v1/tokens",
-  ];
+  const paths = endpoints.map(([, path]) => path);
   for (const path of paths) {
     times.clear();
     const total: number[] = [];
@@ -99,20 +141,6 @@ if (args.profile) {
   await engines.stop();
   process.exit(0);
 }
-const endpoints: [string, string][] = [
-  ["platform stats", "/v1/platform/stats"],
-  ["analytics 24h", "/v1/analytics/overview?range=24h"],
-  ["analytics 7d", "/v1/analytics/overview?range=7d"],
-  ["analytics 30d", "/v1/analytics/overview?range=30d"],
-  ["analytics all", "/v1/analytics/overview?range=all"],
-  ["tokenomics", "/v1/tokenomics"],
-  ["feed payouts", "/v1/feed?kinds=creator_payout,platform_buyback"],
-  ["feed (default kinds)", "/v1/feed"],
-  ["daemon feed payouts", `/v1/daemons/${hot}/feed?kinds=creator_payout`],
-  // baselines measured in the same run (the machine is shared: compare with these)
-  ["baseline: Data API stats", "/v1/public/stats"],
-  ["baseline: tokens", "/v1/tokens"],
-];
 const base = `http://127.0.0.1:${a.server!.port}`;
 const cachedBase = `http://127.0.0.1:${b.server!.port}`;
 /**
@@ -135,6 +163,29 @@ for (const [name, path] of endpoints) {
   const c = await measureUrl(cachedBase + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
   say(`${name}: uncached p50 ${u.p50} p99 ${u.p99} ms, ${cpu} ms CPU; cached p50 ${c.p50} p99 ${c.p99} ms${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
   lines.push(`| ${name} | ${Number(args.trades).toLocaleString("en")} | ${u.p50} / ${u.p99} | ${cpu} | ${c.p50} / ${c.p99} |`);
+}
+if (chosen.includes("data-api")) {
+  // the floor under every read: one query through the same client (chdb's queryBindAsync, JSONEachRow, the parse), and
+  // one HTTP answer that reads no engine (the SOL price, cached in the process)
+  const floors: [string, () => Promise<unknown>][] = [
+    ["floor: SELECT 1 (ch.query)", () => ch.query("SELECT 1")],
+    ["floor: SELECT {x:UInt8} (ch.query)", () => ch.query("SELECT {x:UInt8} AS x", { x: 1 })],
+    ["floor: HTTP, no engine (/v1/public/price/sol)", () => fetch(`${base}/v1/public/price/sol`).then((r) => r.arrayBuffer())],
+  ];
+  for (const [name, run] of floors) {
+    const times: number[] = [];
+    const before = process.cpuUsage();
+    for (let i = 0; i < Number(args.samples); i++) {
+      const t0 = performance.now();
+      await run();
+      times.push(performance.now() - t0);
+    }
+    const used = process.cpuUsage(before);
+    times.sort((x, y) => x - y);
+    const cpu = round((used.user + used.system) / 1000 / times.length);
+    say(`${name}: p50 ${round(percentile(times, 50))} p99 ${round(percentile(times, 99))} ms, ${cpu} ms CPU`);
+    lines.push(`| ${name} | | ${round(percentile(times, 50))} / ${round(percentile(times, 99))} | ${cpu} | |`);
+  }
 }
 console.log(lines.join("\n"));
 a.stop();

@@ -6,22 +6,25 @@
  * about `refreshMs` plus one load; the agents list may be cached 5 s anyway).
  */
 import type { ClickHouse } from "../../infra/clickhouse";
-import { readMarketRows, type DayAgoCache, type MarketRow } from "./market-sql";
+import { readMarketRows, type BoardCache, type MarketRow } from "./market-sql";
 
 export type MarketBoard = { rows(): Promise<MarketRow[]>; get(mint: string): Promise<MarketRow | undefined> };
 
 export function createMarketBoard(ch: ClickHouse, refreshMs = 1000, now = () => Date.now()): MarketBoard {
   let board: { at: number; rows: MarketRow[] } | null = null;
   let loading: Promise<MarketRow[]> | null = null;
-  const dayAgo: { current: DayAgoCache } = { current: null };
+  const cache: BoardCache = { current: null };
 
-  const load = () =>
-    (loading ??= readMarketRows(ch, null, Math.floor(now() / 1000), refreshMs === 0 ? undefined : dayAgo)
+  const load = () => {
+    // always fresh (0): the day-ago prices are read at every load; what the cache keeps of the other tables is exact
+    if (refreshMs === 0 && !loading) cache.current = null;
+    return (loading ??= readMarketRows(ch, null, Math.floor(now() / 1000), cache)
       .then((rows) => {
         board = { at: now(), rows };
         return rows;
       })
       .finally(() => (loading = null)));
+  };
 
   let byMint: { rows: MarketRow[]; map: Map<string, MarketRow> } | null = null;
   const rows = async () => {

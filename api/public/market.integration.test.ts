@@ -13,13 +13,25 @@ const SEED = 11;
 const configs = fixtureSimConfigs(SEED);
 let p: Awaited<ReturnType<typeof testPlatform>>;
 let mints: string[] = [];
+let sim: ReturnType<typeof createSimulator>;
+
+/** The engine, with `seen` told of every query's SQL before it runs. */
+const watched = (ch: typeof p.engines.ch, seen: (sql: string) => void): typeof ch => ({
+  ...ch,
+  command: ch.command.bind(ch),
+  insert: ch.insert.bind(ch),
+  async query(sql, params) {
+    seen(sql);
+    return ch.query(sql, params);
+  },
+});
 
 describe("market fields from chain data", () => {
   beforeAll(async () => {
     p = await testPlatform(simulatedConfigRegistry(configs));
     const now = Math.floor(Date.now() / 1000);
     const count = 3000;
-    const sim = createSimulator({ seed: SEED, configs, pools: 6, startTime: now - 2 * 86400, secondsPerTx: (2 * 86400) / count });
+    sim = createSimulator({ seed: SEED, configs, pools: 6, startTime: now - 2 * 86400, secondsPerTx: (2 * 86400) / count });
     for (let i = 0; i < count; i += 250) expect((await p.postWebhook(sim.next(250))).status).toBe(200);
     mints = sim.state().pools.map((x) => x.mint);
   });
@@ -123,15 +135,9 @@ describe("market fields from chain data", () => {
   test("the board re-reads day-ago prices once a minute, and its rows match a fresh read", async () => {
     let windowReads = 0;
     const ch = p.engines.ch;
-    const spy: typeof ch = {
-      ...ch,
-      command: ch.command.bind(ch),
-      insert: ch.insert.bind(ch),
-      async query(sql, params) {
-        if (sql.includes("FROM volume_1m") && sql.includes("argMaxMerge(close)")) windowReads++;
-        return ch.query(sql, params);
-      },
-    };
+    const spy = watched(ch, (sql) => {
+      if (sql.includes("FROM volume_1m") && sql.includes("argMaxMerge(close)")) windowReads++;
+    });
     // an injected clock: each step makes the board stale, and the test waits for the reload itself
     let t = Date.now();
     const t0 = t;
@@ -148,5 +154,62 @@ describe("market fields from chain data", () => {
     const fresh = new Map((await readMarketRows(ch, null, Math.floor(t0 / 1000))).map((r) => [r.mint, r.priceDayAgo]));
     for (const row of (await board.rows()).filter((r) => mints.includes(r.mint))) expect(row.priceDayAgo).toBe(fresh.get(row.mint) ?? null);
     expect(first.length).toBeGreaterThan(0);
+  });
+
+  test("the board re-reads only what changed since its last load, and its rows match a fresh read after trades and a delete", async () => {
+    const reads: string[] = [];
+    const ch = p.engines.ch;
+    const spy = watched(ch, (sql) => reads.push(sql));
+    let t = Date.now();
+    const board = createMarketBoard(spy, 1000, () => t);
+    const reload = async () => {
+      reads.length = 0;
+      t += 2000;
+      const before = await board.rows();
+      return until("reload", async () => {
+        const now = await board.rows();
+        return now !== before ? now : undefined;
+      });
+    };
+    // what the board shows of each coin equals a fresh read (the day-ago price has its own test and cache)
+    const matchesFresh = async (rows: Awaited<ReturnType<typeof board.rows>>) => {
+      const fresh = new Map((await readMarketRows(ch, null, Math.floor(t / 1000))).map((r) => [r.mint, { ...r, priceDayAgo: null }]));
+      expect(rows.length).toBe(fresh.size);
+      for (const r of rows) expect({ ...r, priceDayAgo: null }).toEqual(fresh.get(r.mint)!);
+    };
+    await board.rows();
+    const fullMarket = (sql: string) => sql.includes("FROM market_state") && sql.includes("GROUP BY mint") && !sql.includes("WHERE");
+    const ofNewParts = (sql: string) => sql.includes("_partition_id");
+
+    // nothing written: only the part lists (and the 24 h volumes, a sliding window) are read again
+    let rows = await reload();
+    expect(reads.some((q) => q.includes("FROM agent_directory") || q.includes("FROM market_state") || q.includes("FROM burn_totals"))).toBe(false);
+    await matchesFresh(rows);
+
+    // new trades: market_state is read again for the coins written since only
+    for (let i = 0; i < 3; i++) expect((await p.postWebhook(sim.next(20))).status).toBe(200);
+    rows = await reload();
+    expect(reads.some(ofNewParts)).toBe(true);
+    expect(reads.some(fullMarket)).toBe(false);
+    await matchesFresh(rows);
+
+    // a delete (a mutation) may remove rows: the table is read whole; the coin's rows are put back after
+    const gone = mints[0]!;
+    await ch.command("CREATE TABLE IF NOT EXISTS market_state_board_test AS market_state");
+    await ch.command("TRUNCATE TABLE market_state_board_test");
+    await ch.command("INSERT INTO market_state_board_test SELECT * FROM market_state WHERE mint = {m:String}", { m: gone });
+    try {
+      await ch.command("ALTER TABLE market_state DELETE WHERE mint = {m:String} SETTINGS mutations_sync = 2", { m: gone });
+      rows = await reload();
+      expect(reads.some(fullMarket)).toBe(true);
+      expect(rows.find((r) => r.mint === gone)?.tradedPriceSol).toBeNull();
+      await matchesFresh(rows);
+    } finally {
+      await ch.command("INSERT INTO market_state SELECT * FROM market_state_board_test");
+      await ch.command("DROP TABLE market_state_board_test");
+    }
+    rows = await reload();
+    expect(rows.find((r) => r.mint === gone)?.tradedPriceSol).not.toBeNull();
+    await matchesFresh(rows);
   });
 });
