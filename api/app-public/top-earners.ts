@@ -1,0 +1,195 @@
+/**
+ * The analytics overview's topEarners: the creator's side of each coin's curve trading fees
+ * (`coin_fees_span`, ClickHouse migrations 0013 and 0017) over the whole UTC days a window
+ * touches, floored per coin and config, greatest first (then the mint), the first TOP_EARNERS.
+ *
+ * A GROUP BY of every coin's span rows per request costs 8–20 ms at 10k coins (bench/README.md).
+ * The window's closed days (every day before today) change only at the day boundary or when a
+ * late trade lands on one of them (a backfill, a reconciliation heal), so their per-coin sums
+ * are grouped once and kept in this process (`Closed`, keyed by the closed days and the SOL
+ * configs), and each request reads only:
+ *  - the sum of every closed-day fee still stored (`closedTotalPart`, one sum, no GROUP BY),
+ *    compared with the kept sums' own total: fees are never negative and rollup rows are only
+ *    added (trades are never deleted or changed; merges keep sums), so any trade stored since
+ *    with a fee > 0 makes them differ, and then the closed days are grouped again. The kept
+ *    total is the total of the very rows grouped (one read), so no write can fall between a
+ *    memo and its check. A trade with no fee changes no figure here.
+ *  - today's rows (level 0, today and later: `todayPart`) of the coins that can still reach
+ *    the top: the coins ranked in the first CANDIDATES by their closed days, and any other
+ *    whose gain today could lift it to the tenth's closed-day lamports (`pickTop` proves it).
+ * The answer is then merged here, exact to the lamport (analytics.platform-wide.test.ts).
+ */
+import type { ClickHouse } from "../../infra/clickhouse";
+
+export const TOP_EARNERS = 10;
+/** Coins taken as candidates from the closed days' ranking (more: fewer of today's rows read; bench/README.md). */
+const CANDIDATES = 100;
+/** The longest span of `coin_fees_span`: 2^5 days. */
+const MAX_SPAN_LEVEL = 5;
+
+/**
+ * Days `from`..`to` (day numbers, inclusive) as aligned spans [level, start]: 2^level days
+ * from `start`, a multiple of 2^level, level ≤ MAX_SPAN_LEVEL; the fewest such spans, in order.
+ */
+export function daySpans(from: number, to: number): [number, number][] {
+  const spans: [number, number][] = [];
+  for (let day = from; day <= to; ) {
+    let level = MAX_SPAN_LEVEL;
+    while (level > 0 && (day % 2 ** level !== 0 || day + 2 ** level - 1 > to)) level--;
+    spans.push([level, day]);
+    day += 2 ** level;
+  }
+  return spans;
+}
+
+/** The earners' configs: the SOL-quoted ones (only their fees are lamports) and each one's creatorPct. */
+export type EarnerConfigs = { sol: string[]; pcts: number[] };
+
+/**
+ * The closed days `from`..`to` as a condition on `coin_fees_span` with its parameters: the level-5 spans
+ * (contiguous in daySpans's order) as one range of starts, the others by (level, start).
+ */
+function closedDays(from: number, to: number): { where: string; params: Record<string, unknown> } {
+  const spans = daySpans(from, to);
+  const full = spans.filter(([level]) => level === MAX_SPAN_LEVEL).map(([, start]) => start);
+  const rest = spans.filter(([level]) => level !== MAX_SPAN_LEVEL);
+  const where = [
+    ...(full.length ? [`(level = ${MAX_SPAN_LEVEL} AND start >= toDate({full_from:UInt16}) AND start <= toDate({full_to:UInt16}))`] : []),
+    ...(rest.length ? ["(level, toUInt16(start)) IN arrayZip({levels:Array(UInt8)}, {starts:Array(UInt16)})"] : []),
+  ].join(" OR ");
+  return {
+    where: `(${where || "0"}) AND config IN {sol:Array(String)}`,
+    params: { full_from: full[0] ?? 0, full_to: full.at(-1) ?? 0, levels: rest.map((s) => s[0]), starts: rest.map((s) => s[1]) },
+  };
+}
+
+/** The closed days' sums of one window, as of one read. */
+type Closed = {
+  /** the sum of every fee grouped: checked against the stored sum at each read */
+  total: bigint;
+  /** per coin, per config: the closed days' trading fees */
+  fees: Map<string, Map<string, bigint>>;
+  /** coins with fees, by their closed days' lamports, greatest first, then the mint */
+  ranked: { mint: string; lamports: bigint }[];
+};
+const kept = new WeakMap<ClickHouse, Map<string, Closed>>();
+
+/** A coin's lamports: each config's fees × its creatorPct, floored per config, summed. */
+function lamportsOf(fees: Map<string, bigint>, pct: Map<string, bigint>): bigint {
+  let l = 0n;
+  for (const [config, fee] of fees) l += (fee * pct.get(config)!) / 100n;
+  return l;
+}
+
+/** Earners: greatest lamports first, then the mint (as the engine orders strings: bytes; mints are ASCII). */
+const byLamports = (a: { mint: string; lamports: bigint }, b: { mint: string; lamports: bigint }) =>
+  a.lamports === b.lamports ? (a.mint < b.mint ? -1 : a.mint > b.mint ? 1 : 0) : a.lamports > b.lamports ? -1 : 1;
+
+/**
+ * Top earners of the days `firstDay`..`today` and later (level-0 rows after today count, as
+ * trades stamped ahead of the clock do), for one overview. Use: `plan` before the overview's
+ * read, its `parts` joined to that read (platformParts), then `finish` with their answers.
+ */
+export function topEarnersPlan(ch: ClickHouse, cfg: EarnerConfigs, firstDay: number, today: number, hidden: readonly string[]) {
+  const pct = new Map(cfg.sol.map((c, i) => [c, BigInt(cfg.pcts[i]!)]));
+  const key = `${firstDay}:${today}:${cfg.sol.map((c, i) => `${c}=${cfg.pcts[i]}`).join(",")}`;
+  const memos = kept.get(ch) ?? new Map<string, Closed>();
+  kept.set(ch, memos);
+  const memo = memos.get(key);
+  const hasClosed = firstDay < today;
+  const closed = hasClosed ? closedDays(firstDay, today - 1) : null;
+  // the candidates: the first CANDIDATES coins shown (hidden ones are not) by their closed days
+  const hiddenSet = new Set(hidden);
+  const ranked = (memo?.ranked ?? []).filter((e) => !hiddenSet.has(e.mint));
+  const candidates = ranked.slice(0, CANDIDATES).map((e) => e.mint);
+  // a coin outside them has at most `beyond` closed-day lamports and gains at most its `g` today (todayPart): it needs
+  // g ≥ tenth − beyond to reach the tenth's closed-day lamports, which ten candidates have at least (0: every coin of today)
+  const tenth = ranked.length >= TOP_EARNERS ? ranked[TOP_EARNERS - 1]!.lamports : 0n;
+  const beyond = ranked[CANDIDATES]?.lamports ?? 0n;
+  const gain = tenth > beyond ? tenth - beyond : 0n;
+  const params = { ...closed?.params, sol: cfg.sol, pcts: cfg.pcts, today, gain: gain.toString(), candidates };
+  const parts = cfg.sol.length
+    ? {
+        // every fee of the closed days stored now (the check of the kept sums)
+        earners_closed: closed ? `SELECT sum(trading_fee) AS x FROM coin_fees_span WHERE ${closed.where}` : null,
+        // today's fees of the coins that may reach the top: [mint, [config, fees][]][]; g bounds what a coin's lamports gain today
+        // (⌊(a + b)·p/100⌋ ≤ ⌊a·p/100⌋ + ⌊b·p/100⌋ + 1 per config)
+        earners_today: `SELECT groupArray((mint, fees)) AS x FROM (
+           SELECT mint, groupArray((config, tf)) AS fees, sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100) + 1) AS g
+           FROM (SELECT mint, config, sum(trading_fee) AS tf FROM coin_fees_span WHERE level = 0 AND start >= toDate({today:UInt16}) AND config IN {sol:Array(String)} GROUP BY mint, config)
+           GROUP BY mint HAVING g >= toUInt128({gain:String}) OR mint IN {candidates:Array(String)})`,
+      }
+    : { earners_closed: null, earners_today: null };
+
+  type Answers = { earners_closed?: string; earners_today?: [string, [string, string][]][] };
+  async function finish(a: Answers): Promise<{ mint: string; lamports: string }[]> {
+    if (!cfg.sol.length) return [];
+    let sums = memo;
+    let todays = a.earners_today ?? [];
+    if (!sums || sums.total !== (hasClosed ? BigInt(a.earners_closed!) : 0n)) {
+      // the first read of these days, or a trade landed on one of them since: group them again
+      sums = hasClosed ? await groupClosed(ch, closed!, pct) : { total: 0n, fees: new Map(), ranked: [] };
+      for (const k of memos.keys()) if (k.split(":")[1] !== String(today)) memos.delete(k); // days gone by
+      memos.set(key, sums);
+      // today's rows were picked by other sums' candidates (without sums, gain was 0: every coin's were read)
+      if (memo) todays = await everyCoinToday();
+    }
+    // the candidates (those of the plan when its sums still hold) and the coins read today, merged
+    const merged = new Map<string, Map<string, bigint>>();
+    for (const e of sums.ranked.filter((e) => !hiddenSet.has(e.mint)).slice(0, CANDIDATES)) merged.set(e.mint, new Map(sums.fees.get(e.mint)));
+    for (const [mint, fees] of todays) {
+      if (hiddenSet.has(mint)) continue;
+      const m = merged.get(mint) ?? new Map(sums.fees.get(mint));
+      for (const [config, fee] of fees) m.set(config, (m.get(config) ?? 0n) + BigInt(fee));
+      merged.set(mint, m);
+    }
+    const out: { mint: string; lamports: bigint }[] = [];
+    for (const [mint, fees] of merged) {
+      let total = 0n;
+      for (const f of fees.values()) total += f;
+      if (total > 0n) out.push({ mint, lamports: lamportsOf(fees, pct) });
+    }
+    return out
+      .sort(byLamports)
+      .slice(0, TOP_EARNERS)
+      .map((e) => ({ mint: e.mint, lamports: e.lamports.toString() }));
+  }
+
+  /** Today's rows of every coin (after the closed days were grouped again: no candidates known before). */
+  async function everyCoinToday() {
+    const rows = await ch.query<{ mint: string; config: string; tf: string }>(
+      `SELECT mint, config, toString(sum(trading_fee)) AS tf FROM coin_fees_span
+       WHERE level = 0 AND start >= toDate({today:UInt16}) AND config IN {sol:Array(String)} GROUP BY mint, config`,
+      { today, sol: cfg.sol },
+    );
+    const byMint = new Map<string, [string, string][]>();
+    for (const r of rows) byMint.set(r.mint, [...(byMint.get(r.mint) ?? []), [r.config, r.tf]]);
+    return [...byMint];
+  }
+  return { parts, params, finish };
+}
+
+/** The closed days' sums per coin and config, grouped once; `total` is their own sum (the same rows). */
+async function groupClosed(ch: ClickHouse, closed: { where: string; params: Record<string, unknown> }, pct: Map<string, bigint>): Promise<Closed> {
+  const rows = await ch.query<{ mint: string; config: string; tf: string }>(
+    `SELECT mint, config, toString(sum(trading_fee)) AS tf FROM coin_fees_span WHERE ${closed.where} GROUP BY mint, config`,
+    { ...closed.params, sol: [...pct.keys()] },
+  );
+  const fees = new Map<string, Map<string, bigint>>();
+  let total = 0n;
+  for (const r of rows) {
+    const fee = BigInt(r.tf);
+    total += fee;
+    const m = fees.get(r.mint) ?? new Map<string, bigint>();
+    m.set(r.config, fee);
+    fees.set(r.mint, m);
+  }
+  const ranked: Closed["ranked"] = [];
+  for (const [mint, m] of fees) {
+    let sum = 0n;
+    for (const f of m.values()) sum += f;
+    if (sum > 0n) ranked.push({ mint, lamports: lamportsOf(m, pct) });
+  }
+  ranked.sort(byLamports);
+  return { total, fees, ranked };
+}
