@@ -26,6 +26,8 @@ export const TOP_EARNERS = 10;
 const CANDIDATES = 100;
 /** The longest span of `coin_fees_span`: 2^5 days. */
 const MAX_SPAN_LEVEL = 5;
+/** The level of `coin_fees_span`'s rows of each day's total per config (mint '', ClickHouse migration 0018). */
+const DAY_TOTALS = 255;
 
 /**
  * Days `from`..`to` (day numbers, inclusive) as aligned spans [level, start]: 2^level days
@@ -65,7 +67,7 @@ function closedDays(from: number, to: number): { where: string; params: Record<s
 
 /** The closed days' sums of one window, as of one read. */
 type Closed = {
-  /** the sum of every fee grouped: checked against the stored sum at each read */
+  /** the closed days' total stored (level DAY_TOTALS) when read before the grouping: checked at each read */
   total: bigint;
   /** per coin, per config: the closed days' trading fees */
   fees: Map<string, Map<string, bigint>>;
@@ -102,22 +104,29 @@ export function topEarnersPlan(ch: ClickHouse, cfg: EarnerConfigs, firstDay: num
   const hiddenSet = new Set(hidden);
   const ranked = (memo?.ranked ?? []).filter((e) => !hiddenSet.has(e.mint));
   const candidates = ranked.slice(0, CANDIDATES).map((e) => e.mint);
-  // a coin outside them has at most `beyond` closed-day lamports and gains at most its `g` today (todayPart): it needs
-  // g ≥ tenth − beyond to reach the tenth's closed-day lamports, which ten candidates have at least (0: every coin of today)
-  const tenth = ranked.length >= TOP_EARNERS ? ranked[TOP_EARNERS - 1]!.lamports : 0n;
+  // a coin outside them gains today at most ⌈fees today × the greatest pct / 100⌉ + one per config (⌊(a + b)·p/100⌋ ≤ ⌊a·p/100⌋ +
+  // ⌈b·p/100⌉; a sum of ceilings exceeds the ceiling of the sum by less than one per term), so with `beyond` closed-day lamports at
+  // most it must gain at least tenth − beyond, and some, to pass the tenth (ten candidates have at least the tenth's closed-day
+  // lamports, and lamports only grow): only coins whose fees today reach `least` are read. When the tenth has 0 lamports (a config
+  // giving creators nothing), a coin without closed-day fees ties with it and ranks by its mint: those before the tenth's are read.
+  const tenth = ranked.length >= TOP_EARNERS ? ranked[TOP_EARNERS - 1]! : null;
   const beyond = ranked[CANDIDATES]?.lamports ?? 0n;
-  const gain = tenth > beyond ? tenth - beyond : 0n;
-  const params = { ...closed?.params, sol: cfg.sol, pcts: cfg.pcts, today, gain: gain.toString(), candidates };
+  const pmax = BigInt(Math.max(0, ...cfg.pcts));
+  const need = tenth === null ? 0n : tenth.lamports > beyond + 1n ? tenth.lamports - beyond : 1n;
+  const least = tenth === null ? "0" : pmax === 0n ? null : String(need - BigInt(cfg.sol.length) <= 0n ? 0n : ((need - BigInt(cfg.sol.length)) * 100n + pmax - 1n) / pmax);
+  const below = tenth !== null && tenth.lamports === 0n ? tenth.mint : "";
+  const params = { first_day: firstDay, sol: cfg.sol, today, least: least ?? "0", candidates, below };
   const parts = cfg.sol.length
     ? {
-        // every fee of the closed days stored now (the check of the kept sums)
-        earners_closed: closed ? `SELECT sum(trading_fee) AS x FROM coin_fees_span WHERE ${closed.where}` : null,
-        // today's fees of the coins that may reach the top: [mint, [config, fees][]][]; g bounds what a coin's lamports gain today
-        // (⌊(a + b)·p/100⌋ ≤ ⌊a·p/100⌋ + ⌊b·p/100⌋ + 1 per config)
+        // the closed days' totals stored now (the check of the kept sums; ClickHouse migration 0018)
+        earners_closed: closed
+          ? `SELECT sum(trading_fee) AS x FROM coin_fees_span WHERE level = ${DAY_TOTALS} AND start >= toDate({first_day:UInt16}) AND start < toDate({today:UInt16}) AND config IN {sol:Array(String)}`
+          : null,
+        // today's fees of the coins that may reach the top, as stored (a coin's rows of a config summed here): [mint, [config, fee][]][]
         earners_today: `SELECT groupArray((mint, fees)) AS x FROM (
-           SELECT mint, groupArray((config, tf)) AS fees, sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100) + 1) AS g
-           FROM (SELECT mint, config, sum(trading_fee) AS tf FROM coin_fees_span WHERE level = 0 AND start >= toDate({today:UInt16}) AND config IN {sol:Array(String)} GROUP BY mint, config)
-           GROUP BY mint HAVING g >= toUInt128({gain:String}) OR mint IN {candidates:Array(String)})`,
+           SELECT mint, groupArray((config, trading_fee)) AS fees FROM coin_fees_span
+           WHERE level = 0 AND start >= toDate({today:UInt16}) AND config IN {sol:Array(String)}
+           GROUP BY mint HAVING ${least === null ? "" : "sum(trading_fee) >= toUInt128({least:String}) OR "}mint IN {candidates:Array(String)} OR mint < {below:String})`,
       }
     : { earners_closed: null, earners_today: null };
 
@@ -126,9 +135,11 @@ export function topEarnersPlan(ch: ClickHouse, cfg: EarnerConfigs, firstDay: num
     if (!cfg.sol.length) return [];
     let sums = memo;
     let todays = a.earners_today ?? [];
-    if (!sums || sums.total !== (hasClosed ? BigInt(a.earners_closed!) : 0n)) {
-      // the first read of these days, or a trade landed on one of them since: group them again
-      sums = hasClosed ? await groupClosed(ch, closed!, pct) : { total: 0n, fees: new Map(), ranked: [] };
+    const total = hasClosed ? BigInt(a.earners_closed!) : 0n;
+    if (!sums || sums.total !== total) {
+      // the first read of these days, or a trade landed on one of them since: group them again. The total read before the
+      // grouping is kept with it: a trade stored in between is in the sums and not in the total, so the next read groups again.
+      sums = { total, ...(hasClosed ? await groupClosed(ch, closed!, pct) : { fees: new Map(), ranked: [] }) };
       for (const k of memos.keys()) if (k.split(":")[1] !== String(today)) memos.delete(k); // days gone by
       memos.set(key, sums);
       // today's rows were picked by other sums' candidates (without sums, gain was 0: every coin's were read)
@@ -169,17 +180,15 @@ export function topEarnersPlan(ch: ClickHouse, cfg: EarnerConfigs, firstDay: num
   return { parts, params, finish };
 }
 
-/** The closed days' sums per coin and config, grouped once; `total` is their own sum (the same rows). */
-async function groupClosed(ch: ClickHouse, closed: { where: string; params: Record<string, unknown> }, pct: Map<string, bigint>): Promise<Closed> {
+/** The closed days' sums per coin and config, grouped once. */
+async function groupClosed(ch: ClickHouse, closed: { where: string; params: Record<string, unknown> }, pct: Map<string, bigint>): Promise<Omit<Closed, "total">> {
   const rows = await ch.query<{ mint: string; config: string; tf: string }>(
     `SELECT mint, config, toString(sum(trading_fee)) AS tf FROM coin_fees_span WHERE ${closed.where} GROUP BY mint, config`,
     { ...closed.params, sol: [...pct.keys()] },
   );
   const fees = new Map<string, Map<string, bigint>>();
-  let total = 0n;
   for (const r of rows) {
     const fee = BigInt(r.tf);
-    total += fee;
     const m = fees.get(r.mint) ?? new Map<string, bigint>();
     m.set(r.config, fee);
     fees.set(r.mint, m);
@@ -191,5 +200,5 @@ async function groupClosed(ch: ClickHouse, closed: { where: string; params: Reco
     if (sum > 0n) ranked.push({ mint, lamports: lamportsOf(m, pct) });
   }
   ranked.sort(byLamports);
-  return { total, fees, ranked };
+  return { fees, ranked };
 }
