@@ -3,7 +3,8 @@
  * stats, the analytics overview (every range), tokenomics and the payout feeds, uncached
  * and cached, over 10k coins, `--trades` trades (default 1,000,000) over 30 days and the
  * treasury's tables (bench/dataset.ts loadTreasury), with the process's CPU time per uncached request.
- * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`; `--profile` prints each engine read's own time instead.
+ * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`; `--profile` prints each engine read's own time instead;
+ * `--only analytics,feed` measures only the endpoints whose name holds one of these (and the baselines).
  * `--dir DIR` keeps the engines' data in DIR and reuses it when it holds the same `--trades` (the data's times are
  * those of its load: as it ages, the windows ending now hold fewer of its rows).
  */
@@ -22,7 +23,7 @@ import { backgroundMergesSettled, benchMints, loadAgents, loadTrades, loadTreasu
 import { measureUrl, round } from "./measure";
 
 const { values: args } = parseArgs({
-  options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" }, profile: { type: "boolean", default: false }, dir: { type: "string" } },
+  options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" }, profile: { type: "boolean", default: false }, dir: { type: "string" }, only: { type: "string" } },
 });
 const AGENTS = 10_000;
 const TREASURY = "TreasuryBench111111111111111111111111111111";
@@ -113,6 +114,9 @@ const endpoints: [string, string][] = [
   ["baseline: Data API stats", "/v1/public/stats"],
   ["baseline: tokens", "/v1/tokens"],
 ];
+// --only a,b: the endpoints whose name holds one of these (the baselines are always measured)
+const only = args.only?.split(",");
+const measured = endpoints.filter(([name]) => !only || name.startsWith("baseline") || only.some((o) => name.includes(o)));
 const base = `http://127.0.0.1:${a.server!.port}`;
 const cachedBase = `http://127.0.0.1:${b.server!.port}`;
 /**
@@ -126,7 +130,7 @@ async function cpuPerRequest(url: string): Promise<number> {
   return round((used.user + used.system) / 1000 / 100);
 }
 const lines = ["| endpoint | trades | uncached p50 / p99 ms | uncached CPU ms/request | cached p50 / p99 ms |", "|---|---|---|---|---|"];
-for (const [name, path] of endpoints) {
+for (const [name, path] of measured) {
   const first = await fetch(base + path);
   if (!first.ok) throw new Error(`${path}: ${first.status} ${await first.text()}`);
   const u = await measureUrl(base + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });

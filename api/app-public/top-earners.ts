@@ -83,6 +83,16 @@ function lamportsOf(fees: Map<string, bigint>, pct: Map<string, bigint>): bigint
   return l;
 }
 
+/** The first CANDIDATES + 1 coins of `ranked` not hidden (all of them would cost a request a pass over every coin). */
+function shownFirst(ranked: Closed["ranked"], hidden: ReadonlySet<string>): Closed["ranked"] {
+  const out: Closed["ranked"] = [];
+  for (const e of ranked) {
+    if (out.length > CANDIDATES) break;
+    if (!hidden.has(e.mint)) out.push(e);
+  }
+  return out;
+}
+
 /** Earners: greatest lamports first, then the mint (as the engine orders strings: bytes; mints are ASCII). */
 const byLamports = (a: { mint: string; lamports: bigint }, b: { mint: string; lamports: bigint }) =>
   a.lamports === b.lamports ? (a.mint < b.mint ? -1 : a.mint > b.mint ? 1 : 0) : a.lamports > b.lamports ? -1 : 1;
@@ -102,7 +112,7 @@ export function topEarnersPlan(ch: ClickHouse, cfg: EarnerConfigs, firstDay: num
   const closed = hasClosed ? closedDays(firstDay, today - 1) : null;
   // the candidates: the first CANDIDATES coins shown (hidden ones are not) by their closed days
   const hiddenSet = new Set(hidden);
-  const ranked = (memo?.ranked ?? []).filter((e) => !hiddenSet.has(e.mint));
+  const ranked = shownFirst(memo?.ranked ?? [], hiddenSet);
   const candidates = ranked.slice(0, CANDIDATES).map((e) => e.mint);
   // a coin outside them gains today at most ⌈fees today × the greatest pct / 100⌉ + one per config (⌊(a + b)·p/100⌋ ≤ ⌊a·p/100⌋ +
   // ⌈b·p/100⌉; a sum of ceilings exceeds the ceiling of the sum by less than one per term), so with `beyond` closed-day lamports at
@@ -118,14 +128,16 @@ export function topEarnersPlan(ch: ClickHouse, cfg: EarnerConfigs, firstDay: num
   const params = { first_day: firstDay, sol: cfg.sol, today, least: least ?? "0", candidates, below };
   const parts = cfg.sol.length
     ? {
-        // the closed days' totals stored now (the check of the kept sums; ClickHouse migration 0018)
+        // the closed days' totals stored now, every config's (the check of the kept sums, ClickHouse migration 0018; a filter by
+        // config costs the read more than the few rows it would leave out, and a fee of another config only groups the days again)
         earners_closed: closed
-          ? `SELECT sum(trading_fee) AS x FROM coin_fees_span WHERE level = ${DAY_TOTALS} AND start >= toDate({first_day:UInt16}) AND start < toDate({today:UInt16}) AND config IN {sol:Array(String)}`
+          ? `SELECT sum(trading_fee) AS x FROM coin_fees_span WHERE level = ${DAY_TOTALS} AND start >= toDate({first_day:UInt16}) AND start < toDate({today:UInt16})`
           : null,
-        // today's fees of the coins that may reach the top, as stored (a coin's rows of a config summed here): [mint, [config, fee][]][]
+        // today's fees of the coins that may reach the top, as stored (a coin's rows of a config summed here; other configs' left
+        // out here: their fees only widen the bound): [mint, [config, fee][]][]
         earners_today: `SELECT groupArray((mint, fees)) AS x FROM (
            SELECT mint, groupArray((config, trading_fee)) AS fees FROM coin_fees_span
-           WHERE level = 0 AND start >= toDate({today:UInt16}) AND config IN {sol:Array(String)}
+           WHERE level = 0 AND start >= toDate({today:UInt16})
            GROUP BY mint HAVING ${least === null ? "" : "sum(trading_fee) >= toUInt128({least:String}) OR "}mint IN {candidates:Array(String)} OR mint < {below:String})`,
       }
     : { earners_closed: null, earners_today: null };
@@ -147,11 +159,11 @@ export function topEarnersPlan(ch: ClickHouse, cfg: EarnerConfigs, firstDay: num
     }
     // the candidates (those of the plan when its sums still hold) and the coins read today, merged
     const merged = new Map<string, Map<string, bigint>>();
-    for (const e of sums.ranked.filter((e) => !hiddenSet.has(e.mint)).slice(0, CANDIDATES)) merged.set(e.mint, new Map(sums.fees.get(e.mint)));
+    for (const e of shownFirst(sums.ranked, hiddenSet).slice(0, CANDIDATES)) merged.set(e.mint, new Map(sums.fees.get(e.mint)));
     for (const [mint, fees] of todays) {
       if (hiddenSet.has(mint)) continue;
       const m = merged.get(mint) ?? new Map(sums.fees.get(mint));
-      for (const [config, fee] of fees) m.set(config, (m.get(config) ?? 0n) + BigInt(fee));
+      for (const [config, fee] of fees) if (pct.has(config)) m.set(config, (m.get(config) ?? 0n) + BigInt(fee));
       merged.set(mint, m);
     }
     const out: { mint: string; lamports: bigint }[] = [];
