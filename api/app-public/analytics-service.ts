@@ -11,7 +11,7 @@
  * Windows are whole hours: `24h` is the hour in progress and the 23 before it (7d: 168
  * hours, 30d: 720), `all` has no start. Claims and payouts in the window are those at or
  * after its first hour. topEarners counts whole UTC days: the days the window touches,
- * summed from aligned spans of days (`coin_fees_span`, daySpans).
+ * the closed ones summed once per day and process from aligned spans of days (top-earners.ts).
  * USD of claims and payouts: the SOL price of their minute when they were stored (0013).
  */
 import { lamportsToUsd } from "../../ingest/contract/market-math";

@@ -29,50 +29,61 @@ const OTHER_CONFIG = encodeBase58(randomBytes(32));
 const DAY = Math.floor(Date.UTC(2036, 2, 10) / 86_400_000); // "today" at first
 const at = (day: number, hour: number) => (day * 86400 + hour * 3600) * 1000;
 
+/** Whole UTC days: a day's first second. */
+let slot = 1;
+const trade = (mint: string, seconds: number, fee: number, config: string, o: { venue?: string; inBase?: number } = {}) => ({
+  mint, slot: slot++, signature: encodeBase58(randomBytes(64)), ix: 0, inner: -1, at: seconds, venue: o.venue ?? "dbc", pool: address(), config,
+  quote_mint: "So11111111111111111111111111111111111111112", side: "sell", trader: address(), amount_quote: fee * 100, amount_base: 1, sqrt_price: "1",
+  quote_reserve: 1, migration_threshold: 1, trading_fee: fee, protocol_fee: 1, referral_fee: 0, base_decimals: 6, price_sol: 1, fee_in_base: o.inBase ?? 0,
+});
+
+/** The definition over the raw trades (`deps.configs`' SOL-quoted configs; `hidden` coins left out). */
+async function ledger(deps: PublicDeps, range: Range, nowMs: number, hidden: string[]) {
+  const rows = await deps.ch.query<{ mint: string; config: string; venue: string; t: number; tf: string; b: number }>(
+    "SELECT mint, config, venue, toUnixTimestamp(at) AS t, toString(trading_fee) AS tf, fee_in_base AS b FROM trades",
+  );
+  const dayStart = Math.floor(windowStart(range, Math.floor(nowMs / 1000)) / 86400) * 86400;
+  const pct = new Map(deps.configs.all.filter((c) => c.quote.kind === "sol").map((c) => [c.address, BigInt(c.creatorPct)]));
+  const perCoin = new Map<string, Map<string, bigint>>();
+  for (const r of rows) {
+    if (r.t < dayStart || r.venue !== "dbc" || !pct.has(r.config) || hidden.includes(r.mint) || r.b === 1) continue;
+    const m = perCoin.get(r.mint) ?? new Map<string, bigint>();
+    m.set(r.config, (m.get(r.config) ?? 0n) + BigInt(r.tf));
+    perCoin.set(r.mint, m);
+  }
+  return [...perCoin]
+    .filter(([, m]) => [...m.values()].reduce((s, x) => s + x, 0n) > 0n)
+    .map(([mint, m]) => ({ mint, lamports: [...m].reduce((s, [c, tf]) => s + (tf * pct.get(c)!) / 100n, 0n) }))
+    .sort((a, b) => (a.lamports === b.lamports ? (a.mint < b.mint ? -1 : 1) : a.lamports > b.lamports ? -1 : 1))
+    .slice(0, 10)
+    .map((e) => ({ mint: e.mint, lamports: e.lamports.toString() }));
+}
+/** The overview's top earners at `nowMs`, checked against the ledger; returns them. */
+async function matchesLedger(deps: PublicDeps, range: Range, nowMs: number, hidden: string[]) {
+  const got = (await analyticsOverview(deps, range, nowMs)).topEarners.map((e) => ({ mint: e.mint, lamports: e.lamports }));
+  expect({ range, nowMs, got }).toEqual({ range, nowMs, got: await ledger(deps, range, nowMs, hidden) });
+  return got;
+}
+
+/** The overview's deps over the shared engines, its reads through `ch`. */
+function depsOf(ch: ClickHouse, sql: PublicDeps["sql"], configs: PublicDeps["configs"]): PublicDeps {
+  const log = createLogger("error");
+  return { ch, sql, configs, price: createSolPriceService([fixedPriceSourceTestDouble(150)], log), publicBaseUrl: "https://agents.example", board: null as never };
+}
+
 describe("top earners kept between requests", () => {
   let ch: ClickHouse;
   let deps: PublicDeps;
   /** how many times the closed days were grouped (the GROUP BY of every coin's span rows) */
   let grouped = 0;
-  let slot = 1;
   const coins = Array.from({ length: 150 }, () => address());
   const hidden = address();
   const twoConfigs = address();
 
-  const trade = (mint: string, seconds: number, fee: number, config = SOL[0]!.address, o: { venue?: string; inBase?: number } = {}) => ({
-    mint, slot: slot++, signature: encodeBase58(randomBytes(64)), ix: 0, inner: -1, at: seconds, venue: o.venue ?? "dbc", pool: address(), config,
-    quote_mint: "So11111111111111111111111111111111111111112", side: "sell", trader: address(), amount_quote: fee * 100, amount_base: 1, sqrt_price: "1",
-    quote_reserve: 1, migration_threshold: 1, trading_fee: fee, protocol_fee: 1, referral_fee: 0, base_decimals: 6, price_sol: 1, fee_in_base: o.inBase ?? 0,
-  });
+  const solTrade = (mint: string, seconds: number, fee: number, config = SOL[0]!.address, o: { venue?: string; inBase?: number } = {}) => trade(mint, seconds, fee, config, o);
   const insert = (rows: ReturnType<typeof trade>[]) => ch.insert("trades", rows);
 
-  /** The definition over the raw trades. */
-  async function ledger(range: Range, nowMs: number) {
-    const rows = await ch.query<{ mint: string; config: string; venue: string; t: number; tf: string; b: number }>(
-      "SELECT mint, config, venue, toUnixTimestamp(at) AS t, toString(trading_fee) AS tf, fee_in_base AS b FROM trades",
-    );
-    const dayStart = Math.floor(windowStart(range, Math.floor(nowMs / 1000)) / 86400) * 86400;
-    const pct = new Map(SOL.map((c) => [c.address, BigInt(c.creatorPct)]));
-    const perCoin = new Map<string, Map<string, bigint>>();
-    for (const r of rows) {
-      if (r.t < dayStart || r.venue !== "dbc" || !pct.has(r.config) || r.mint === hidden || r.b === 1) continue;
-      const m = perCoin.get(r.mint) ?? new Map<string, bigint>();
-      m.set(r.config, (m.get(r.config) ?? 0n) + BigInt(r.tf));
-      perCoin.set(r.mint, m);
-    }
-    return [...perCoin]
-      .filter(([, m]) => [...m.values()].reduce((s, x) => s + x, 0n) > 0n)
-      .map(([mint, m]) => ({ mint, lamports: [...m].reduce((s, [c, tf]) => s + (tf * pct.get(c)!) / 100n, 0n) }))
-      .sort((a, b) => (a.lamports === b.lamports ? (a.mint < b.mint ? -1 : 1) : a.lamports > b.lamports ? -1 : 1))
-      .slice(0, 10)
-      .map((e) => ({ mint: e.mint, lamports: e.lamports.toString() }));
-  }
-  /** The overview's top earners at `nowMs`, checked against the ledger; returns them. */
-  async function matches(range: Range, nowMs: number) {
-    const got = (await analyticsOverview(deps, range, nowMs)).topEarners.map((e) => ({ mint: e.mint, lamports: e.lamports }));
-    expect({ range, nowMs, got }).toEqual({ range, nowMs, got: await ledger(range, nowMs) });
-    return got;
-  }
+  const matches = (range: Range, nowMs: number) => matchesLedger(deps, range, nowMs, [hidden]);
 
   beforeAll(async () => {
     const engines = await testEngines();
@@ -84,22 +95,21 @@ describe("top earners kept between requests", () => {
         return real.query(q, params);
       }) as ClickHouse["query"],
     };
-    const log = createLogger("error");
-    deps = { ch, sql: engines.sql, configs: registry, price: createSolPriceService([fixedPriceSourceTestDouble(150)], log), publicBaseUrl: "https://agents.example", board: null as never };
+    deps = depsOf(ch, engines.sql, registry);
     expect(SOL.length).toBeGreaterThanOrEqual(2);
     // three closed days of trades: coin i earns less the greater i (ties between neighbours: the mint decides); a hidden coin
     // earns the most, a coin trades on two configs (each floored on its own), trades of another config, DAMM v2 and coin-fee trades count nowhere
-    const rows = [];
+    const rows: ReturnType<typeof trade>[] = [];
     for (let d = DAY - 3; d < DAY; d++)
-      for (let i = 0; i < coins.length; i++) rows.push(trade(coins[i]!, d * 86400 + 3600 + i, 1_000_000 - Math.floor(i / 2) * 5_000 + (d % 3)));
+      for (let i = 0; i < coins.length; i++) rows.push(solTrade(coins[i]!, d * 86400 + 3600 + i, 1_000_000 - Math.floor(i / 2) * 5_000 + (d % 3)));
     for (let d = DAY - 3; d <= DAY; d++) {
-      rows.push(trade(hidden, d * 86400 + 7200, 90_000_000));
-      rows.push(trade(twoConfigs, d * 86400 + 7200, 410_001, SOL[0]!.address), trade(twoConfigs, d * 86400 + 7300, 410_001, SOL[1]!.address));
-      rows.push(trade(coins[149]!, d * 86400 + 7400, 80_000_000, OTHER_CONFIG), trade(coins[148]!, d * 86400 + 7400, 80_000_000, SOL[0]!.address, { venue: "damm_v2" }));
-      rows.push(trade(coins[147]!, d * 86400 + 7500, 80_000_000, SOL[0]!.address, { inBase: 1 }));
+      rows.push(solTrade(hidden, d * 86400 + 7200, 90_000_000));
+      rows.push(solTrade(twoConfigs, d * 86400 + 7200, 410_001, SOL[0]!.address), solTrade(twoConfigs, d * 86400 + 7300, 410_001, SOL[1]!.address));
+      rows.push(solTrade(coins[149]!, d * 86400 + 7400, 80_000_000, OTHER_CONFIG), solTrade(coins[148]!, d * 86400 + 7400, 80_000_000, SOL[0]!.address, { venue: "damm_v2" }));
+      rows.push(solTrade(coins[147]!, d * 86400 + 7500, 80_000_000, SOL[0]!.address, { inBase: 1 }));
     }
     // today: some coins trade a little
-    for (let i = 0; i < 30; i++) rows.push(trade(coins[i * 3]!, DAY * 86400 + 600 + i, 7_001 + i));
+    for (let i = 0; i < 30; i++) rows.push(solTrade(coins[i * 3]!, DAY * 86400 + 600 + i, 7_001 + i));
     await insert(rows);
     await engines.sql`INSERT INTO agents (mint, coin_name, symbol, creator, vault, config, dbc_pool, created_at)
       VALUES (${hidden}, 'Hidden', 'HID', ${address().slice(0, 32)}, ${address().slice(0, 32)}, ${SOL[0]!.address}, ${address()}, now())`;
@@ -121,10 +131,10 @@ describe("top earners kept between requests", () => {
     await matches("7d", at(DAY, 12));
     const before = grouped;
     // coin 140 ranks 141st on the closed days (beyond the first 100 candidates)
-    await insert([trade(coins[140]!, DAY * 86400 + 5000, 2_000_000)]);
+    await insert([solTrade(coins[140]!, DAY * 86400 + 5000, 2_000_000)]);
     const top = await matches("7d", at(DAY, 14));
     expect(top.map((e) => e.mint)).toContain(coins[140]!);
-    await insert([trade(coins[130]!, DAY * 86400 + 5000, 1_000)]);
+    await insert([solTrade(coins[130]!, DAY * 86400 + 5000, 1_000)]);
     expect((await matches("7d", at(DAY, 14))).map((e) => e.mint)).not.toContain(coins[130]!);
     expect(grouped).toBe(before);
   });
@@ -133,12 +143,12 @@ describe("top earners kept between requests", () => {
     const first = await matches("30d", at(DAY, 15));
     const before = grouped;
     expect(first[0]!.mint).not.toBe(coins[120]!);
-    await insert([trade(coins[120]!, (DAY - 2) * 86400 + 50, 30_000_000)]);
+    await insert([solTrade(coins[120]!, (DAY - 2) * 86400 + 50, 30_000_000)]);
     const after = await matches("30d", at(DAY, 15));
     expect(after[0]!.mint).toBe(coins[120]!);
     expect(grouped).toBe(before + 1);
     // a late trade without a fee changes no figure: nothing grouped again
-    await insert([trade(coins[121]!, (DAY - 2) * 86400 + 60, 0)]);
+    await insert([solTrade(coins[121]!, (DAY - 2) * 86400 + 60, 0)]);
     await matches("30d", at(DAY, 15));
     expect(grouped).toBe(before + 1);
   });
@@ -149,11 +159,41 @@ describe("top earners kept between requests", () => {
     await matches("7d", at(DAY + 1, 1));
     expect(grouped).toBe(before + 1);
     // a trade of the new day, then a late one on the day just closed
-    await insert([trade(coins[60]!, (DAY + 1) * 86400 + 1800, 40_000_000)]);
+    await insert([solTrade(coins[60]!, (DAY + 1) * 86400 + 1800, 40_000_000)]);
     expect((await matches("7d", at(DAY + 1, 2)))[0]!.mint).toBe(coins[60]!);
-    await insert([trade(coins[61]!, DAY * 86400 + 86_000, 95_000_000)]);
+    await insert([solTrade(coins[61]!, DAY * 86400 + 86_000, 95_000_000)]);
     expect((await matches("7d", at(DAY + 1, 2)))[0]!.mint).toBe(coins[61]!);
     for (const range of ["24h", "30d", "all"] as const) await matches(range, at(DAY + 1, 23));
     await matches("24h", at(DAY + 1, 22));
+  });
+});
+
+describe("top earners of configs giving creators nothing: every coin earns 0, ranked by its mint", () => {
+  const registry0 = simulatedConfigRegistry(fixtureSimConfigs(179, { creatorTradingFeePercentage: 0 })); // its own configs
+  const config = registry0.launch!.address;
+  const day = DAY + 100; // days of its own
+  let deps: PublicDeps;
+  const small = () => `1${address().slice(1)}`; // before any other mint (base58's first digit)
+  const matches = (range: Range, nowMs: number) => matchesLedger(deps, range, nowMs, []);
+
+  beforeAll(async () => {
+    const engines = await testEngines();
+    deps = depsOf(engines.ch, engines.sql, registry0);
+    const rows = [];
+    for (let d = day - 2; d < day; d++) for (let i = 0; i < 30; i++) rows.push(trade(address(), d * 86400 + 100 + i, 1_000 + i, config));
+    await engines.ch.insert("trades", rows);
+  });
+
+  test("a coin first traded today, or late on a closed day, with a mint before the tenth's, is listed; one without fees is not", async () => {
+    await matches("7d", at(day, 9));
+    await matches("7d", at(day, 10));
+    const [fresh, feeless, late] = [small(), small(), small()];
+    await deps.ch.insert("trades", [trade(fresh, day * 86400 + 7200, 5, config), trade(feeless, day * 86400 + 7200, 0, config)]);
+    const top = (await matches("7d", at(day, 11))).map((e) => e.mint);
+    expect(top).toContain(fresh);
+    expect(top).not.toContain(feeless);
+    await deps.ch.insert("trades", [trade(late, (day - 1) * 86400 + 7200, 3, config)]);
+    expect((await matches("7d", at(day, 11))).map((e) => e.mint)).toContain(late);
+    await matches("all", at(day, 12));
   });
 });

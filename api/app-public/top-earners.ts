@@ -3,21 +3,24 @@
  * (`coin_fees_span`, ClickHouse migrations 0013 and 0017) over the whole UTC days a window
  * touches, floored per coin and config, greatest first (then the mint), the first TOP_EARNERS.
  *
- * A GROUP BY of every coin's span rows per request costs 8–20 ms at 10k coins (bench/README.md).
- * The window's closed days (every day before today) change only at the day boundary or when a
+ * A GROUP BY of every coin's span rows per request cost 8–20 ms at 10k coins (bench/README.md).
+ * A window's closed days (every day before today) change only at the day boundary or when a
  * late trade lands on one of them (a backfill, a reconciliation heal), so their per-coin sums
- * are grouped once and kept in this process (`Closed`, keyed by the closed days and the SOL
- * configs), and each request reads only:
- *  - the sum of every closed-day fee still stored (`closedTotalPart`, one sum, no GROUP BY),
- *    compared with the kept sums' own total: fees are never negative and rollup rows are only
- *    added (trades are never deleted or changed; merges keep sums), so any trade stored since
- *    with a fee > 0 makes them differ, and then the closed days are grouped again. The kept
- *    total is the total of the very rows grouped (one read), so no write can fall between a
- *    memo and its check. A trade with no fee changes no figure here.
- *  - today's rows (level 0, today and later: `todayPart`) of the coins that can still reach
- *    the top: the coins ranked in the first CANDIDATES by their closed days, and any other
- *    whose gain today could lift it to the tenth's closed-day lamports (`pickTop` proves it).
- * The answer is then merged here, exact to the lamport (analytics.platform-wide.test.ts).
+ * are grouped once and kept in this process (`Closed`, per closed days and SOL configs), and a
+ * request reads, in one part of the overview's read:
+ *  - the closed days' totals stored now (level DAY_TOTALS rows, written by the spans' own view
+ *    in the same part as the coins' rows: ClickHouse migration 0018), compared with the total
+ *    kept with the sums. Fees are never negative and rows are only added (trades are never
+ *    changed or deleted; merges keep sums), so a trade stored on a closed day with a fee makes
+ *    them differ, and the closed days are grouped again (a fee-less one changes no figure).
+ *    The total kept is the one read before the grouping: a trade stored in between is in the
+ *    sums but not in it, so the next request groups again; none can be missed.
+ *  - today's rows (level 0, today and later) of the coins that may still reach the top: the
+ *    first CANDIDATES of the closed days' ranking, and any other whose fees today could lift it
+ *    past the tenth of that ranking (the bound is proved where it is computed, topEarnersPlan).
+ * and merges them here, exact to the lamport (top-earners.platform-wide.test.ts and
+ * analytics.platform-wide.test.ts check it against ledgers of the raw trades). A replica's
+ * first request of a day (or after a late trade) groups the closed days: one more read.
  */
 import type { ClickHouse } from "../../infra/clickhouse";
 
@@ -73,6 +76,8 @@ type Closed = {
   fees: Map<string, Map<string, bigint>>;
   /** coins with fees, by their closed days' lamports, greatest first, then the mint */
   ranked: { mint: string; lamports: bigint }[];
+  /** today's fees were too many for reading only the candidates' (`light`) */
+  busy: boolean;
 };
 const kept = new WeakMap<ClickHouse, Map<string, Closed>>();
 
@@ -126,36 +131,50 @@ export function topEarnersPlan(ch: ClickHouse, cfg: EarnerConfigs, firstDay: num
   const least = tenth === null ? "0" : pmax === 0n ? null : String(need - BigInt(cfg.sol.length) <= 0n ? 0n : ((need - BigInt(cfg.sol.length)) * 100n + pmax - 1n) / pmax);
   const below = tenth !== null && tenth.lamports === 0n ? tenth.mint : "";
   const params = { first_day: firstDay, sol: cfg.sol, today, least: least ?? "0", candidates, below };
-  const parts = cfg.sol.length
-    ? {
-        // the closed days' totals stored now, every config's (the check of the kept sums, ClickHouse migration 0018; a filter by
-        // config costs the read more than the few rows it would leave out, and a fee of another config only groups the days again)
-        earners_closed: closed
-          ? `SELECT sum(trading_fee) AS x FROM coin_fees_span WHERE level = ${DAY_TOTALS} AND start >= toDate({first_day:UInt16}) AND start < toDate({today:UInt16})`
-          : null,
-        // today's fees of the coins that may reach the top, as stored (a coin's rows of a config summed here; other configs' left
-        // out here: their fees only widen the bound): [mint, [config, fee][]][]
-        earners_today: `SELECT groupArray((mint, fees)) AS x FROM (
-           SELECT mint, groupArray((config, trading_fee)) AS fees FROM coin_fees_span
-           WHERE level = 0 AND start >= toDate({today:UInt16})
-           GROUP BY mint HAVING ${least === null ? "" : "sum(trading_fee) >= toUInt128({least:String}) OR "}mint IN {candidates:Array(String)} OR mint < {below:String})`,
-      }
-    : { earners_closed: null, earners_today: null };
+  // When the day so far is quiet (all of today's fees × the greatest pct / 100 + one per config ≤ need: no coin's gain can reach
+  // it), only the candidates' rows of today are read, by key (and those before `below`): `light`, the day's total tells (read
+  // with them, the same rows' snapshot). Otherwise (or once the day's total said so: it only grows), every coin of today is read
+  // and grouped, keeping those whose fees reach `least`.
+  const light = memo !== undefined && tenth !== null && !memo.busy;
+  // one part: today's rows (level 0, today and later) of the coins that may reach the top, as stored (a coin's rows of a config are
+  // summed here; other configs' only widen the bound and are left out here), and the days' totals from the window's first day on,
+  // every config's (level DAY_TOTALS, ClickHouse migration 0018: mint ''): the closed days' check the kept sums, today's the
+  // bound (a filter by config would cost more than the few rows it leaves out; a fee of another config only groups the days
+  // again): [mint, [config, fee, of a closed day][]][]
+  const parts = {
+    earners: cfg.sol.length
+      ? `SELECT groupArray((mint, fees)) AS x FROM (
+           SELECT mint, groupArray((config, trading_fee, start < toDate({today:UInt16}))) AS fees FROM coin_fees_span
+           WHERE (level = 0 AND ${
+             light
+               ? "((start = toDate({today:UInt16}) AND (mint IN {candidates:Array(String)} OR mint < {below:String})) OR start > toDate({today:UInt16}))"
+               : "start >= toDate({today:UInt16})"
+           }) OR (level = ${DAY_TOTALS} AND start >= toDate({first_day:UInt16}))
+           GROUP BY mint${
+             light ? "" : ` HAVING mint = '' OR ${least === null ? "" : "sum(trading_fee) >= toUInt128({least:String}) OR "}mint IN {candidates:Array(String)} OR mint < {below:String}`
+           })`
+      : null,
+  };
 
-  type Answers = { earners_closed?: string; earners_today?: [string, [string, string][]][] };
+  type Answers = { earners?: [string, [string, string, number][]][] };
   async function finish(a: Answers): Promise<{ mint: string; lamports: string }[]> {
     if (!cfg.sol.length) return [];
     let sums = memo;
-    let todays = a.earners_today ?? [];
-    const total = hasClosed ? BigInt(a.earners_closed!) : 0n;
+    let todays = (a.earners ?? []).filter(([mint]) => mint !== "");
+    let [total, day] = [0n, 0n];
+    for (const [, fee, closed] of (a.earners ?? []).find(([mint]) => mint === "")?.[1] ?? []) closed ? (total += BigInt(fee)) : (day += BigInt(fee));
     if (!sums || sums.total !== total) {
       // the first read of these days, or a trade landed on one of them since: group them again. The total read before the
       // grouping is kept with it: a trade stored in between is in the sums and not in the total, so the next read groups again.
-      sums = { total, ...(hasClosed ? await groupClosed(ch, closed!, pct) : { fees: new Map(), ranked: [] }) };
+      sums = { total, busy: false, ...(hasClosed ? await groupClosed(ch, closed!, pct) : { fees: new Map(), ranked: [] }) };
       for (const k of memos.keys()) if (k.split(":")[1] !== String(today)) memos.delete(k); // days gone by
       memos.set(key, sums);
-      // today's rows were picked by other sums' candidates (without sums, gain was 0: every coin's were read)
+      // today's rows were picked by other sums' candidates (without sums, every coin's were read)
       if (memo) todays = await everyCoinToday();
+    } else if (light && pmax > 0n && day * pmax > (need - BigInt(cfg.sol.length)) * 100n) {
+      // the day is no longer quiet: every coin of today, from now on
+      sums.busy = true;
+      todays = await everyCoinToday();
     }
     // the candidates (those of the plan when its sums still hold) and the coins read today, merged
     const merged = new Map<string, Map<string, bigint>>();
@@ -185,15 +204,15 @@ export function topEarnersPlan(ch: ClickHouse, cfg: EarnerConfigs, firstDay: num
        WHERE level = 0 AND start >= toDate({today:UInt16}) AND config IN {sol:Array(String)} GROUP BY mint, config`,
       { today, sol: cfg.sol },
     );
-    const byMint = new Map<string, [string, string][]>();
-    for (const r of rows) byMint.set(r.mint, [...(byMint.get(r.mint) ?? []), [r.config, r.tf]]);
+    const byMint = new Map<string, [string, string, number][]>();
+    for (const r of rows) byMint.set(r.mint, [...(byMint.get(r.mint) ?? []), [r.config, r.tf, 0]]);
     return [...byMint];
   }
   return { parts, params, finish };
 }
 
 /** The closed days' sums per coin and config, grouped once. */
-async function groupClosed(ch: ClickHouse, closed: { where: string; params: Record<string, unknown> }, pct: Map<string, bigint>): Promise<Omit<Closed, "total">> {
+async function groupClosed(ch: ClickHouse, closed: { where: string; params: Record<string, unknown> }, pct: Map<string, bigint>): Promise<Omit<Closed, "total" | "busy">> {
   const rows = await ch.query<{ mint: string; config: string; tf: string }>(
     `SELECT mint, config, toString(sum(trading_fee)) AS tf FROM coin_fees_span WHERE ${closed.where} GROUP BY mint, config`,
     { ...closed.params, sol: [...pct.keys()] },
