@@ -74,7 +74,8 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
             )
           : null,
         holders: HOLDERS_TOTAL(hidden),
-        sums: TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`),
+        // (no stock-paired config: no condition, which costs the read ~1 ms even with an empty list)
+        sums: TREASURY_SUMS(`(kind = 'claim' ${notIn("stock", p.stock, "config")} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`),
         moved: MOVED,
         claims: CLAIM_WINDOW,
         ...earners.parts,
