@@ -3,7 +3,8 @@
  * stats, the analytics overview (every range), tokenomics and the payout feeds, uncached
  * and cached, over 10k coins, `--trades` trades (default 1,000,000) over 30 days and the
  * treasury's tables (bench/dataset.ts loadTreasury), with the process's CPU time per uncached request.
- * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`; `--profile` prints each engine read's own time instead.
+ * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`; `--profile` prints each engine read's own time instead;
+ * `--only analytics,data-api` measures only those lists of endpoints (default every list).
  * `--dir DIR` keeps the engines' data in DIR and reuses it when it holds the same `--trades` (the data's times are
  * those of its load: as it ages, the windows ending now hold fewer of its rows).
  */

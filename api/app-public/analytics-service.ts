@@ -11,7 +11,7 @@
  * Windows are whole hours: `24h` is the hour in progress and the 23 before it (7d: 168
  * hours, 30d: 720), `all` has no start. Claims and payouts in the window are those at or
  * after its first hour. topEarners counts whole UTC days: the days the window touches,
- * summed from aligned spans of days (`coin_fees_span`, daySpans).
+ * the closed ones summed once per day and process from aligned spans of days (top-earners.ts).
  * USD of claims and payouts: the SOL price of their minute when they were stored (0013).
  */
 import { lamportsToUsd } from "../../ingest/contract/market-math";
@@ -19,34 +19,18 @@ import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, payoutWindowPart, type MovedRow, type PayoutTuple, type SumRow } from "../public/treasury-sql";
 import { hiddenMints } from "../public/feed-service";
 import { newestActionPayouts } from "./action-payouts";
+import { topEarnersPlan } from "./top-earners";
 import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, isPlatformClaim, notIn, platformParts, solConfigs, stockConfigs, treasurySet, usdOf } from "./platform-reads";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
 export type Range = keyof typeof RANGE_HOURS;
-export const TOP_EARNERS = 10;
 export const RECENT_PAYOUTS = 20;
-/** The longest span of `coin_fees_span`: 2^5 days. */
-const MAX_SPAN_LEVEL = 5;
+export { daySpans, TOP_EARNERS } from "./top-earners";
 
 /** The window's first second (unix), the start of its first hour; 0 for `all`. */
 export function windowStart(range: Range, nowSeconds: number): number {
   const hours = RANGE_HOURS[range];
   return hours === null ? 0 : Math.floor(nowSeconds / 3600) * 3600 - (hours - 1) * 3600;
-}
-
-/**
- * Days `from`..`to` (day numbers, inclusive) as aligned spans [level, start]: 2^level days
- * from `start`, a multiple of 2^level, level ≤ MAX_SPAN_LEVEL; the fewest such spans, in order.
- */
-export function daySpans(from: number, to: number): [number, number][] {
-  const spans: [number, number][] = [];
-  for (let day = from; day <= to; ) {
-    let level = MAX_SPAN_LEVEL;
-    while (level > 0 && (day % 2 ** level !== 0 || day + 2 ** level - 1 > to)) level--;
-    spans.push([level, day]);
-    day += 2 ** level;
-  }
-  return spans;
 }
 
 /** [config, trades, volume, trading fees, protocol fees, the curve's trading fees] */
@@ -55,8 +39,6 @@ type Figures = {
   totals: Sums[]; hidden_totals?: Sums[]; holders: string | null; sums: SumRow[]; moved: MovedRow[];
   /** the first window of the newest claims (listedClaims) */
   claims: Claim[];
-  /** the top earners: [mint, lamports] */
-  earners: [string, string][];
   /** the first window of the newest payouts (newestPayouts) */
   payouts: PayoutTuple[];
 };
@@ -64,17 +46,14 @@ type Figures = {
 export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = Date.now()) {
   const nowSeconds = Math.floor(nowMs / 1000);
   const since = windowStart(range, nowSeconds);
-  const today = Math.floor(nowSeconds / 86400);
-  const spans = daySpans(Math.floor(since / 86400), today);
   const hidden = await hiddenMints(deps);
   const sol = solConfigs(deps);
   const treasury = treasurySet(deps);
   const pcts = sol.map((a) => deps.configs.byAddress.get(a)!.creatorPct);
   const window = payoutWindowPart(RECENT_PAYOUTS, "payout_scan");
-  const p = {
-    since, today, hidden, sol, stock: stockConfigs(deps), pcts, treasury, limit: TOP_EARNERS,
-    levels: spans.map((s) => s[0]), starts: spans.map((s) => s[1]), claim_scan: CLAIM_SCAN, ...window.params,
-  };
+  // topEarners counts whole UTC days: its closed days' sums are kept between requests (top-earners.ts)
+  const earners = topEarnersPlan(deps.ch, { sol, pcts }, Math.floor(since / 86400), Math.floor(nowSeconds / 86400), hidden);
+  const p = { ...earners.params, since, hidden, sol, stock: stockConfigs(deps), treasury, claim_scan: CLAIM_SCAN, ...window.params };
   const sums = (from: string) =>
     `SELECT groupArray((config, trades, volume, tf, pf, ctf)) AS x FROM (
        SELECT config, sum(trades) AS trades, sum(volume) AS volume, sum(trading_fee) AS tf, sum(protocol_fee) AS pf, sum(curve_trading_fee) AS ctf
@@ -83,7 +62,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
     // one read of every figure (platformParts): trades and fees per config (hidden coins' own taken off below), holders, the
     // treasury's sums (creators' claims of all time and the platform's in the window, of coins not stock-paired; payouts), the
     // payouts classified otherwise since they were stored, the newest claims (keyed by time), the top earners and the newest payouts
-    platformParts<Figures>(
+    platformParts<Figures & Parameters<typeof earners.finish>[0]>(
       deps.ch,
       {
         totals: sums("fees_1h WHERE hour >= toDateTime({since:UInt32}, 'UTC')"),
@@ -95,18 +74,11 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
             )
           : null,
         holders: HOLDERS_TOTAL(hidden),
-        sums: TREASURY_SUMS(`(kind = 'claim' AND config NOT IN {stock:Array(String)} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`),
+        // (no stock-paired config: no condition, which costs the read ~1 ms even with an empty list)
+        sums: TREASURY_SUMS(`(kind = 'claim' ${notIn("stock", p.stock, "config")} AND (role = 'creator' OR (hour >= toDateTime({since:UInt32}, 'UTC') AND ${PLATFORM_CLAIM}))) OR kind = 'paid'`),
         moved: MOVED,
         claims: CLAIM_WINDOW,
-        // the creator's side of each coin's trading fees, floored per coin and config
-        earners: `SELECT groupArray((mint, l)) AS x FROM (
-           SELECT mint, sum(intDiv(tf * toUInt128({pcts:Array(UInt8)}[indexOf({sol:Array(String)}, config)]), 100)) AS l, sum(tf) AS fees
-           FROM (SELECT mint, config, sum(trading_fee) AS tf FROM ${
-             range === "all"
-               ? "coin_fees WHERE 1"
-               : "coin_fees_span WHERE ((level, toUInt16(start)) IN arrayZip({levels:Array(UInt8)}, {starts:Array(UInt16)}) OR (level = 0 AND start > toDate({today:UInt16})))"
-           } AND config IN {sol:Array(String)} ${notIn("hidden", hidden)} GROUP BY mint, config)
-           GROUP BY mint HAVING fees > 0 ORDER BY l DESC, mint LIMIT {limit:UInt32})`,
+        ...earners.parts,
         payouts: window.sql,
       },
       p,
@@ -120,11 +92,11 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   const stock = new Set(p.stock);
   const listed = ([, , , , , mint, role, , claimer, config]: Claim) =>
     (role === "creator" || isPlatformClaim(role, claimer, treasury)) && !stock.has(config) && !hidden.includes(mint);
-  const [claimed, payouts] = await Promise.all([
+  const [claimed, payouts, top] = await Promise.all([
     listedClaims(deps, f.claims, listed),
     newestPayouts(deps.ch, { limit: RECENT_PAYOUTS, creatorsOnly: false, hidden, first: f.payouts }),
+    earners.finish(f),
   ]);
-  const earners = f.earners.map(([mint, lamports]) => ({ mint, lamports }));
   const net = new Map<string, { trades: bigint; volume: bigint; tf: bigint; pf: bigint; ctf: bigint }>();
   for (const [rows, sign] of [[f.totals, 1n], [f.hidden_totals ?? [], -1n]] as const)
     for (const [config, trades, volume, tf, pf, ctf] of rows) {
@@ -153,9 +125,9 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
   // the earners' names from the registry (Postgres, the directory's source), by key: not from the market board (its
   // reload reads every coin), and not in the engine's queue of reads
   const names = new Map(
-    earners.length
+    top.length
       ? (await deps.sql<{ mint: string; coin_name: string; symbol: string }[]>`
-          SELECT mint, coin_name, symbol FROM agents WHERE mint IN ${deps.sql(earners.map((e) => e.mint))}`).map((r) => [r.mint, r])
+          SELECT mint, coin_name, symbol FROM agents WHERE mint IN ${deps.sql(top.map((e) => e.mint))}`).map((r) => [r.mint, r])
       : [],
   );
   // claims and payouts stored before any price are valued at the first price recorded (read only when there are any)
@@ -199,7 +171,7 @@ export async function analyticsOverview(deps: PublicDeps, range: Range, nowMs = 
       platformBps: configured ? 10_000 - creatorBps : 0,
     },
     creatorRewards: { lamports: rewardLamports.toString(), usd: rewardLamports > 0n ? rewardUsd : 0 },
-    topEarners: earners.map((e) => ({ mint: e.mint, name: names.get(e.mint)?.coin_name ?? "", symbol: names.get(e.mint)?.symbol ?? "", lamports: e.lamports })),
+    topEarners: top.map((e) => ({ mint: e.mint, name: names.get(e.mint)?.coin_name ?? "", symbol: names.get(e.mint)?.symbol ?? "", lamports: e.lamports })),
     recentPayouts: recent.map((x) => ({
       kind: x.kind, mint: x.mint, lamports: x.lamports, at: new Date(Math.round(Number(x.at) * 1000)).toISOString(), signature: x.signature,
       ...("signatures" in x ? { signatures: x.signatures } : {}),

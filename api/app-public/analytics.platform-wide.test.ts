@@ -609,7 +609,7 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     expect(activity.text).toBe(`The platform paid ${formatUnits(BigInt(mine[0]!.lamports), 9)} SOL to the creator ${w.creator.slice(0, 4)}…${w.creator.slice(-4)}.`);
   });
 
-  test("migrations 0011, 0013, 0014 and 0017 fill their rollups and read models from what is stored (what an upgrade runs): the same answers", async () => {
+  test("migrations 0011, 0013, 0014, 0017 and 0018 fill their rollups and read models from what is stored (what an upgrade runs): the same answers", async () => {
     const strip = ({ at, ...rest }: any) => rest;
     const paths = [
       "/v1/platform/stats", "/v1/analytics/overview?range=24h", "/v1/analytics/overview?range=7d", "/v1/analytics/overview?range=all", "/v1/tokenomics",
@@ -619,8 +619,9 @@ describe("platform stats, analytics overview, tokenomics and payout feed items",
     const currencies = () => p.engines.ch.query("SELECT fee_in_base, count() AS n FROM trades GROUP BY fee_in_base ORDER BY fee_in_base");
     const stored = await currencies();
     // in order, as an upgrade runs them: 0011 and 0013 sum every fee, 0014 the quote-currency fees again, 0017 counts
-    // DAMM v2 trades by their coin's config again and splits the curve's fees, 0019 drops the join views 0013 made again
-    for (const name of ["0011_", "0013_", "0014_", "0017_", "0019_"]) {
+    // DAMM v2 trades by their coin's config again and splits the curve's fees, 0018 the day totals of the curve's fees, 0019
+    // drops the join views 0013 made again
+    for (const name of ["0011_", "0013_", "0014_", "0017_", "0018_", "0019_"]) {
       const file = migrationFiles("clickhouse").find((f) => f.name.startsWith(name))!;
       for (const stmt of statements(file.text)) await p.engines.ch.command(stmt);
     }
