@@ -7,7 +7,7 @@ import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
 import { decodeCursor, encodeCursor, CURSOR_POSITIONS, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
 import { notFound } from "../errors";
-import { creatorPayoutItems, treasuryFeedParts } from "./treasury-sql";
+import { creatorPayoutItems, cursorSecond, payoutWindowPart, treasuryFeedParts, type PayoutTuple } from "./treasury-sql";
 
 export type TradeRow = {
   mint: string; signature: string; ix: number; inner: number; slot_text: string; at: string; side: string; trader: string;
@@ -115,26 +115,39 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
                 LIMIT {inner_limit:UInt32}`);
   const platformToken = deps.treasury?.platformTokenMint ?? "";
   parts.push(...treasuryFeedParts({ mint, kinds: treasuryKinds, hidden, platformToken, cursor: pos !== null }));
-  // creator payouts across coins are read on their own (their read widens until a page is full) and merged in the same order
+  // creator payouts across coins are classified here (creatorPayoutItems: their read widens until a page is full) and merged
+  // in the same order; their first window is read with the other parts, as a row of its own
   const acrossCoins = mint === null && treasuryKinds.includes("creator_payout");
   if (parts.length === 0 && !acrossCoins) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
-  const innerLimit = q.limit + 64;
-  // the agent check (Postgres, which also gives the agent's summary) runs beside the reads; a 404 drops their answer.
+  const cursor: [number, string] | null = pos ? [Number(pos[0]), String(pos[1])] : null;
+  const window = acrossCoins ? payoutWindowPart(q.limit + 1, "payout_scan", cursor !== null) : null;
   // LIMIT 1 BY id: an item written again (a publisher's retry after a crash, ReplacingMergeTree) is listed once before
   // the engine merges its copies
-  const [agent, storedRows, treasuryRows] = await Promise.all([
-    mint ? publicAgentSummary(deps, mint) : null,
+  const reads = [
     parts.length
-      ? deps.ch.query<ActivityRow>(
-          `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
-           ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
-           ORDER BY toInt64(at_ms) DESC, id DESC LIMIT 1 BY id LIMIT {limit:UInt32}`,
-          { mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: innerLimit, platform_token: platformToken, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
-        )
-      : [],
-    acrossCoins ? creatorPayoutItems(deps.ch, { hidden, limit: innerLimit, cursor: pos ? [Number(pos[0]), String(pos[1])] : null }) : [],
+      ? `(SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
+          ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
+          ORDER BY toInt64(at_ms) DESC, id DESC LIMIT 1 BY id LIMIT {limit:UInt32})`
+      : null,
+    window
+      ? `(SELECT '' AS at_ms, '' AS mint, '' AS id, '${PAYOUT_WINDOW}' AS kind, '' AS text, CAST(NULL, 'Nullable(String)') AS body, toJSONString(x) AS data, '' AS links
+          FROM (${window.sql}))`
+      : null,
+  ].filter((r) => r !== null);
+  // the agent check (Postgres, which also gives the agent's summary) runs beside the read; a 404 drops its answer
+  const [agent, read] = await Promise.all([
+    mint ? publicAgentSummary(deps, mint) : null,
+    deps.ch.query<ActivityRow>(reads.join(" UNION ALL "), {
+      mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: q.limit + 64, platform_token: platformToken,
+      ...(cursor ? { pa: pos![0], pi: pos![1], until: cursorSecond(cursor) } : {}), ...window?.params,
+    }),
   ]);
-  const rows = treasuryRows.length ? [...storedRows, ...(treasuryRows as ActivityRow[])].sort(newestFirst).slice(0, q.limit + 1) : storedRows;
+  const first = read.find((r) => r.kind === PAYOUT_WINDOW);
+  const storedRows = first ? read.filter((r) => r !== first) : read;
+  // at most a page of payouts is needed (classified payouts are each listed once: no margin for LIMIT 1 BY id)
+  const payouts = first ? await creatorPayoutItems(deps.ch, { hidden, limit: q.limit + 1, cursor, first: JSON.parse(first.data) as PayoutTuple[] }) : [];
+  // the rows of a UNION ALL come in no set order: a page with payouts is sorted here
+  const rows = first ? [...storedRows, ...(payouts as ActivityRow[])].sort(newestFirst).slice(0, q.limit + 1) : storedRows;
   const page = rows.slice(0, q.limit);
   const agents = agent && mint ? new Map([[mint, { hidden: false, summary: agent }]]) : await agentRows(deps, [...new Set(page.map((r) => r.mint))]);
   const last = page.at(-1);
@@ -170,6 +183,9 @@ async function agentRows(deps: PublicDeps, mints: string[]): Promise<Map<string,
     rows.map((r) => [r.mint, { hidden: r.hidden, summary: { name: r.name, symbol: r.symbol, imageUrl: r.image_url, category: r.category, template: r.template, presence: r.presence } }]),
   );
 }
+
+/** The kind of the feed read's row that carries the first window of the creator payouts (no item has it). */
+const PAYOUT_WINDOW = "~payout_window";
 
 /** Feed kinds read from the treasury's flows (ClickHouse `treasury_flows`). */
 const TREASURY_KINDS = ["creator_payout", "platform_buyback"] as const;

@@ -28,13 +28,17 @@ const payoutWindow = (scan: string, where = "") => `
     toString(payout) AS payout, toString(rank) AS rank
   FROM treasury_payouts ${where} ORDER BY ${NEWEST} LIMIT {${scan}:UInt32}`;
 
+/** Stored payouts at or before `{until:UInt32}` (unix seconds), newest first: a cursor page's. */
+const UNTIL = "WHERE at <= toDateTime({until:UInt32}, 'UTC')";
+
 /**
- * The first window of the newest `limit` payouts (newestPayouts) as a part of another read
- * (platformParts: one row, one column `x`, PayoutTuple[]), with its parameter; pass the answer to newestPayouts as `first`.
+ * The first window of the newest `limit` payouts (newestPayouts, creatorPayoutItems) as a part of another read
+ * (platformParts: one row, one column `x`, PayoutTuple[]), with its parameter; pass the answer on as `first`.
+ * `until`: only those at or before `{until:UInt32}` (a cursor page's; the caller passes `until`).
  */
-export function payoutWindowPart(limit: number, param: string): { sql: string; params: Record<string, number> } {
+export function payoutWindowPart(limit: number, param: string, until = false): { sql: string; params: Record<string, number> } {
   return {
-    sql: `SELECT groupArray((at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (${payoutWindow(param)})`,
+    sql: `SELECT groupArray((at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (${payoutWindow(param, until ? UNTIL : "")})`,
     params: { [param]: firstWindow(limit) },
   };
 }
@@ -54,7 +58,7 @@ async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolea
     const rows: StoredPayout[] =
       first && scan === firstWindow(limit)
         ? first.map(([at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank]) => ({ at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank }))
-        : await ch.query<StoredPayout>(payoutWindow("scan", until === undefined ? "" : "WHERE at <= toDateTime({until:UInt32}, 'UTC')"), { scan, until: until ?? 0 });
+        : await ch.query<StoredPayout>(payoutWindow("scan", until === undefined ? "" : UNTIL), { scan, until: until ?? 0 });
     const whole = rows.length < scan;
     const edge = whole ? -1 : Number(rows.at(-1)!.at);
     const best = new Map<string, StoredPayout>();
@@ -158,11 +162,15 @@ export function treasuryFeedParts(o: { mint: string | null; kinds: readonly stri
   return parts;
 }
 
+/** The second a cursor ([ms, id]) points into: the `until` of its page's payout windows. */
+export const cursorSecond = (cursor: [number, string]) => Math.floor(cursor[0] / 1000);
+
 /**
  * The feed's `creator_payout` items across coins but those of `hidden` coins, newest first by
  * (time, id), at most `limit` after the cursor ([ms, id]): classified payouts (newestClassified).
+ * `first`: the first window, already read (payoutWindowPart(limit, …, cursor !== null) with `until` = cursorSecond).
  */
-export async function creatorPayoutItems(ch: ClickHouse, o: { hidden: readonly string[]; limit: number; cursor: [number, string] | null }): Promise<TreasuryFeedRow[]> {
+export async function creatorPayoutItems(ch: ClickHouse, o: { hidden: readonly string[]; limit: number; cursor: [number, string] | null; first?: PayoutTuple[] }): Promise<TreasuryFeedRow[]> {
   const hidden = new Set(o.hidden);
   const item = (p: PayoutRow): TreasuryFeedRow => ({
     mint: p.mint, at_ms: String(Number(p.at) * 1000), id: `creator_payout:${p.slot.padStart(12, "0")}:${p.signature}:${p.ix}:${p.inner}`, kind: "creator_payout",
@@ -174,7 +182,7 @@ export async function creatorPayoutItems(ch: ClickHouse, o: { hidden: readonly s
     return ms < pa || (ms === pa && Buffer.compare(Buffer.from(item(p).id), Buffer.from(pi)) < 0);
   };
   // whole seconds are read, so the feed's own order (time, then id) cuts the page exactly
-  const rows = await newestClassified(ch, (p) => p.payout === "creator" && !hidden.has(p.mint) && after(p), o.limit, o.cursor ? Math.floor(o.cursor[0] / 1000) : undefined);
+  const rows = await newestClassified(ch, (p) => p.payout === "creator" && !hidden.has(p.mint) && after(p), o.limit, o.cursor ? cursorSecond(o.cursor) : undefined, o.first);
   const items = rows.map(item).sort((a, b) => Number(b.at_ms) - Number(a.at_ms) || Buffer.compare(Buffer.from(b.id), Buffer.from(a.id)));
   return items.slice(0, o.limit);
 }
