@@ -7,8 +7,8 @@ import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
 import { decodeCursor, encodeCursor, CURSOR_POSITIONS, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
 import { notFound } from "../errors";
-import { NEWEST, creatorPayoutItems, cursorSecond, itemId, olderThanCursor, payoutWindowPart, treasuryFeedParts, type FeedPart, type PayoutTuple } from "./treasury-sql";
-import { platformParts } from "./parts";
+import { NEWEST, creatorPayoutItems, cursorSecond, itemId, olderThanCursor, payoutWindowList, treasuryFeedParts, type FeedPart, type PayoutTuple } from "./treasury-sql";
+import { listsRead } from "./parts";
 
 export type TradeRow = {
   mint: string; signature: string; ix: number; inner: number; slot_text: string; at: string; side: string; trader: string;
@@ -106,10 +106,10 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
   const parts: Record<string, FeedPart<ActivityRow>> = {};
   if (stored.length)
     parts.activity = {
-      sql: `SELECT groupArray((mint, toUnixTimestamp64Milli(at), id, kind, text, body, data, links)) AS x FROM (
-              SELECT mint, at, id, kind, text, body, data, links FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}
-              ${pos ? "AND (toUnixTimestamp64Milli(at), id) < ({pa:Int64}, {pi:String})" : ""}
-              ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32})`,
+      columns: "mint, toUnixTimestamp64Milli(at), id, kind, text, body, data, links",
+      from: `FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}
+             ${pos ? "AND (toUnixTimestamp64Milli(at), id) < ({pa:Int64}, {pi:String})" : ""}
+             ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`,
       rows: (x) =>
         (x as [string, string, string, string, string, string | null, string, string][]).map(([mint, at, id, kind, text, body, data, links]) => ({
           mint, at_ms: String(at), id, kind, text, body, data, links,
@@ -117,10 +117,9 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
     };
   if (kinds.includes("trade"))
     parts.trade = {
-      sql: `SELECT groupArray((mint, toUnixTimestamp(at), slot, signature, ix, inner, side, amount_quote, amount_base, base_decimals, trader, quote_mint)) AS x FROM (
-              SELECT mint, at, slot, signature, ix, inner, side, amount_quote, amount_base, base_decimals, trader, quote_mint
-              ${mint ? "FROM trades" : "FROM trade_feed"} WHERE ${mintFilter} ${olderThanCursor("trade", cursor !== null)}
-              ORDER BY ${mint ? "slot DESC, signature DESC, ix DESC, inner DESC" : NEWEST} LIMIT {inner_limit:UInt32})`,
+      columns: "mint, toUnixTimestamp(at), slot, signature, ix, inner, side, amount_quote, amount_base, base_decimals, trader, quote_mint",
+      from: `${mint ? "FROM trades" : "FROM trade_feed"} WHERE ${mintFilter} ${olderThanCursor("trade", cursor !== null)}
+             ORDER BY ${mint ? "slot DESC, signature DESC, ix DESC, inner DESC" : NEWEST} LIMIT {inner_limit:UInt32}`,
       rows: (x) =>
         (x as [string, number, string, string, number, number, string, string, string, number, string, string][]).map(
           ([mint, at, slot, signature, ix, inner, side, quote, base, decimals, trader, quoteMint]) => ({
@@ -132,16 +131,14 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
   Object.assign(parts, treasuryFeedParts({ mint, kinds: treasuryKinds, hidden, platformToken: deps.treasury?.platformTokenMint ?? "", cursor: cursor !== null }));
   // creator payouts across coins are classified here (creatorPayoutItems: their read widens until a page is full) and
   // merged in the same order; their first window is read with the other parts
-  const window = mint === null && treasuryKinds.includes("creator_payout") ? payoutWindowPart(q.limit + 1, "payout_scan", cursor !== null) : null;
+  const window = mint === null && treasuryKinds.includes("creator_payout") ? payoutWindowList(q.limit + 1, "payout_scan", cursor !== null) : null;
   if (Object.keys(parts).length === 0 && !window) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
   // the agent check (Postgres, which also gives the agent's summary) runs beside the read; a 404 drops its answer
   const [agent, read] = await Promise.all([
     mint ? publicAgentSummary(deps, mint) : null,
-    platformParts<Record<string, unknown[][]>>(
-      deps.ch,
-      { ...Object.fromEntries(Object.entries(parts).map(([name, part]) => [name, part.sql])), ...(window ? { [PAYOUT_WINDOW]: window.sql } : {}) },
-      { mint, hidden, kinds: stored, inner_limit: q.limit + 64, ...(cursor ? { pa: pos![0], pi: pos![1], until: cursorSecond(cursor) } : {}), ...window?.params },
-    ),
+    listsRead(deps.ch, { ...parts, ...(window ? { [PAYOUT_WINDOW]: window } : {}) }, {
+      mint, hidden, kinds: stored, inner_limit: q.limit + 64, ...(cursor ? { pa: pos![0], pi: pos![1], until: cursorSecond(cursor) } : {}), ...window?.params,
+    }),
   ]);
   // at most a page of payouts is needed (classified payouts are each listed once)
   const payouts = window ? await creatorPayoutItems(deps.ch, { hidden, limit: q.limit + 1, cursor, first: read[PAYOUT_WINDOW] as PayoutTuple[] }) : [];

@@ -8,6 +8,7 @@
  * greatest mint) and what it was paid.
  */
 import type { ClickHouse } from "../../infra/clickhouse";
+import type { ListPart } from "./parts";
 
 /** The fact key, newest first. */
 export const NEWEST = "at DESC, slot DESC, signature DESC, ix DESC, inner DESC";
@@ -39,6 +40,15 @@ const UNTIL = "WHERE at <= toDateTime({until:UInt32}, 'UTC')";
 export function payoutWindowPart(limit: number, param: string, until = false): { sql: string; params: Record<string, number> } {
   return {
     sql: `SELECT groupArray((at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (${payoutWindow(param, until ? UNTIL : "")})`,
+    params: { [param]: firstWindow(limit) },
+  };
+}
+
+/** payoutWindowPart as a list of the feed's read (listsRead): its rows are PayoutTuples. */
+export function payoutWindowList(limit: number, param: string, until = false): ListPart & { params: Record<string, number> } {
+  return {
+    columns: "toUnixTimestamp(at), slot, signature, ix, inner, recipient, lamports, mint, payout, rank",
+    from: `FROM treasury_payouts ${until ? UNTIL : ""} ORDER BY ${NEWEST} LIMIT {${param}:UInt32}`,
     params: { [param]: firstWindow(limit) },
   };
 }
@@ -128,12 +138,9 @@ export type TreasuryFeedRow = { mint: string; at_ms: string; id: string; kind: s
 /** A feed item's id in JS, as feedId makes it in SQL (slots have fewer than 12 digits). */
 export const itemId = (kind: string, slot: string, signature: string, ix: number, inner: number) => `${kind}:${slot.padStart(12, "0")}:${signature}:${ix}:${inner}`;
 
-/**
- * A part of the feed's read (platformParts: one row, one column `x`, the part's newest rows as tuples, raw: the
- * engine plans fewer expressions) and how its tuples become feed rows.
- */
-export type FeedPart<R = TreasuryFeedRow> = { sql: string; rows: (x: unknown[][]) => R[] };
-/** A fact's key columns, newest first, and a treasury row made from a tuple starting with them (at in unix seconds). */
+/** A list of the feed's read (listsRead) and how its tuples become feed rows. */
+export type FeedPart<R = TreasuryFeedRow> = ListPart & { rows: (x: unknown[][]) => R[] };
+/** A fact's key columns, and a treasury row made from a tuple starting with them (at in unix seconds). */
 const KEY = "toUnixTimestamp(at), slot, signature, ix, inner";
 type Keyed = [number, string, string, number, number, ...string[]];
 const treasuryRow = (kind: string, mint: string, [at, slot, signature, ix, inner]: Keyed, data: Record<string, string>): TreasuryFeedRow => ({
@@ -161,20 +168,19 @@ export function treasuryFeedParts(o: { mint: string | null; kinds: readonly stri
   const mint = o.mint;
   if (mint && o.kinds.includes("creator_payout"))
     parts.creator_payout = {
-      sql: `SELECT groupArray((${KEY}, toString(lamports), recipient)) AS x FROM (
-        SELECT at, slot, signature, ix, inner, lamports, recipient FROM treasury_transfers
+      columns: `${KEY}, lamports, recipient`,
+      from: `FROM treasury_transfers
         WHERE recipient IN (
           SELECT wallet FROM payout_wallets WHERE wallet IN (SELECT creator FROM agent_directory WHERE mint = {mint:String} AND creator != '')
           GROUP BY wallet HAVING tupleElement(max(best), 1) = 0 AND tupleElement(max(best), 3) = {mint:String})
           ${olderThanCursor("creator_payout", o.cursor)}
-        ORDER BY ${NEWEST} LIMIT {inner_limit:UInt32})`,
+        ORDER BY ${NEWEST} LIMIT {inner_limit:UInt32}`,
       rows: (x) => (x as Keyed[]).map((t) => treasuryRow("creator_payout", mint, t, { lamports: t[5]!, creator: t[6]! })),
     };
   if (o.kinds.includes("platform_buyback") && (mint === null ? !o.hidden.includes(o.platformToken) : mint === o.platformToken))
     parts.platform_buyback = {
-      sql: `SELECT groupArray((${KEY}, toString(lamports), toString(atoms))) AS x FROM (
-        SELECT at, slot, signature, ix, inner, lamports, atoms FROM treasury_flows AS f
-        WHERE f.kind = 'buyback' ${olderThanCursor("platform_buyback", o.cursor)} ORDER BY ${NEWEST} LIMIT {inner_limit:UInt32})`,
+      columns: `${KEY}, lamports, atoms`,
+      from: `FROM treasury_flows AS f WHERE f.kind = 'buyback' ${olderThanCursor("platform_buyback", o.cursor)} ORDER BY ${NEWEST} LIMIT {inner_limit:UInt32}`,
       rows: (x) => (x as Keyed[]).map((t) => treasuryRow("platform_buyback", o.platformToken, t, { lamports: t[5]!, atoms: t[6]! })),
     };
   return parts;
