@@ -4,7 +4,8 @@
  * and cached, over 10k coins, `--trades` trades (default 1,000,000) over 30 days and the
  * treasury's tables (bench/dataset.ts loadTreasury), with the process's CPU time per uncached request.
  * Run: `bun run bench/analytics.ts --trades 1000000 --samples 1000`; `--profile` prints each engine read's own time instead;
- * `--only analytics,data-api` measures only those lists of endpoints (default every list).
+ * `--only analytics,issue11,data-api` measures only those lists of endpoints (default every list); any other `--only`
+ * is a regular expression: the endpoints whose name it matches.
  * `--dir DIR` keeps the engines' data in DIR and reuses it when it holds the same `--trades` (the data's times are
  * those of its load: as it ages, the windows ending now hold fewer of its rows).
  */
@@ -14,13 +15,21 @@ import { join } from "node:path";
 import { enginesIn, freshEngines } from "../infra/testing/engines";
 import { createLogger } from "../infra/log";
 import { loadConfig } from "../infra/config";
-import { wirePlatform } from "../compose/wiring";
+import { poolApiDeps, wirePlatform } from "../compose/wiring";
 import { createSolPriceService } from "../infra/sol-price";
 import { fixedPriceSourceTestDouble } from "../compose/testing/platform";
 import { fixtureSimConfigs } from "../ingest/simulator";
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { backgroundMergesSettled, benchMints, loadAgents, loadTrades, loadTreasury } from "./dataset";
 import { measureUrl, percentile, round } from "./measure";
+import { createHash } from "node:crypto";
+import { Elysia } from "elysia";
+import { Keypair } from "@solana/web3.js";
+import { poolRoutes } from "../api/pools";
+import { createPoolReader } from "../api/pools/chain";
+import { DBC_CONFIG_BYTES, DBC_POOL_BYTES } from "../api/pools/testdata";
+import { DBC_PROGRAM, startRpcTestDouble } from "../infra/testing/rpc-double";
+import { createSolanaRpc } from "../infra/solana-rpc";
 
 const { values: args } = parseArgs({
   options: { trades: { type: "string", default: "1000000" }, samples: { type: "string", default: "1000" }, seconds: { type: "string", default: "2" }, profile: { type: "boolean", default: false }, dir: { type: "string" }, only: { type: "string" } },
@@ -61,6 +70,52 @@ if (kept) {
 }
 
 const hot = mints[0]!;
+const base = `http://127.0.0.1:${a.server!.port}`;
+const cachedBase = `http://127.0.0.1:${b.server!.port}`;
+
+// ---- issue 11's other endpoints: the coin reads, a coin's feed, the SOL price, pool and quote (their own list) ----
+/**
+ * GET /v1/tokens/:mint/pool and /quote read the chain: here the loopback RPC test double (infra/testing/rpc-double.ts)
+ * serves mainnet DBC pool and config bytes (fixtures/, as api/pools' tests) as the hot coin's pool, a platform_pools row of
+ * its own. These routes have no response cache: "uncached" is a reader that keeps no chain read (every answer reads the
+ * double over loopback HTTP), "cached" the production reader (poolApiDeps: a pool's read kept 2 s).
+ */
+async function poolServers() {
+  const pool = Keypair.fromSeed(createHash("sha256").update("bench pool").digest()).publicKey.toBase58();
+  const launch = configs.launch!.address;
+  const rpc = startRpcTestDouble(new Map([[pool, { lamports: 10_000_000, data: DBC_POOL_BYTES, owner: DBC_PROGRAM }], [launch, { lamports: 10_000_000, data: DBC_CONFIG_BYTES, owner: DBC_PROGRAM }]]));
+  rpc.setContextSlot(312_456_789);
+  rpc.setClockTime(Math.floor(Date.now() / 1000));
+  await sql`INSERT INTO platform_pools (address, mint, venue, config) VALUES (${pool}, ${hot}, 'dbc', ${launch}) ON CONFLICT DO NOTHING`;
+  const chain = createSolanaRpc(rpc.url);
+  const kept = poolApiDeps(engines, configs, chain, log);
+  const serve = (deps: typeof kept) => new Elysia().use(poolRoutes(deps)).listen({ port: 0, hostname: "127.0.0.1" });
+  const [u, c] = [serve({ ...kept, reader: createPoolReader({ read: chain.getAccountsAtSlot, ttlMs: 0 }) }), serve(kept)];
+  return { base: `http://127.0.0.1:${u.server!.port}`, cachedBase: `http://127.0.0.1:${c.server!.port}`, stop: () => (u.stop(), c.stop(), rpc.stop()) };
+}
+const pools = await poolServers();
+const firstTrades = (await (await fetch(`${base}/v1/tokens/${hot}/trades`)).json()) as { nextCursor: string | null };
+if (!firstTrades.nextCursor) throw new Error(`the hot coin ${hot} has a single page of trades`);
+/** [name, path, the servers when not the platform's] */
+const issue11: [string, string, { base: string; cachedBase: string }?][] = [
+  ["tokens sort=new", "/v1/tokens?sort=new"],
+  ["tokens sort=marketcap", "/v1/tokens?sort=marketcap"],
+  ["tokens sort=trending", "/v1/tokens?sort=trending"],
+  ["tokens q search", "/v1/tokens?q=Coin%20421"],
+  ["token", `/v1/tokens/${hot}`],
+  ["token trades", `/v1/tokens/${hot}/trades`],
+  ["token trades, cursor page", `/v1/tokens/${hot}/trades?cursor=${firstTrades.nextCursor}`],
+  ["candles 1m", `/v1/tokens/${hot}/candles?interval=1m`],
+  ["candles 15m", `/v1/tokens/${hot}/candles?interval=15m`],
+  ["candles 1h", `/v1/tokens/${hot}/candles?interval=1h`],
+  ["candles 1d", `/v1/tokens/${hot}/candles?interval=1d`],
+  ["daemon feed (default kinds)", `/v1/daemons/${hot}/feed`],
+  ["SOL price", "/v1/price/sol"],
+  ["pool (RPC double)", `/v1/tokens/${hot}/pool`, pools],
+  ["quote buy (RPC double)", `/v1/tokens/${hot}/quote?side=buy&amount=100000000`, pools],
+  ["quote sell (RPC double)", `/v1/tokens/${hot}/quote?side=sell&amount=1000000000`, pools],
+];
+// ---- end of issue 11's other endpoints ----
 // the platform-wide reads of issue 11, with two Data API endpoints as baselines (the machine is shared: compare with these)
 const analytics: [string, string][] = [
   ["platform stats", "/v1/platform/stats"],
@@ -96,11 +151,12 @@ const dataApi: [string, string][] = [
   ["data: configs", "/v1/public/configs"],
 ];
 // ---- end of the Data API list ----
-/** `--only a,b`: the lists measured (default every list) */
-const lists: Record<string, [string, string][]> = { analytics, "data-api": dataApi };
-const chosen = args.only ? args.only.split(",") : Object.keys(lists);
-for (const name of chosen) if (!lists[name]) throw new Error(`--only: no list ${name} (${Object.keys(lists).join(", ")})`);
-const endpoints = chosen.flatMap((name) => lists[name]!);
+/** `--only a,b`: the lists measured (default every list); otherwise a regular expression over the endpoints' names */
+type Endpoint = [name: string, path: string, servers?: { base: string; cachedBase: string }];
+const lists: Record<string, Endpoint[]> = { analytics, issue11, "data-api": dataApi };
+const byList = (args.only ?? Object.keys(lists).join(",")).split(",").every((name) => name in lists);
+const chosen = byList ? (args.only ?? Object.keys(lists).join(",")).split(",") : Object.keys(lists);
+const endpoints = chosen.flatMap((name) => lists[name]!).filter(([name]) => byList || new RegExp(args.only!).test(name));
 /** The path of the page after the first of a list (its nextCursor). */
 async function secondPageOf(path: string): Promise<string> {
   const first = (await (await fetch(`http://127.0.0.1:${a.server!.port}${path}`)).json()) as { nextCursor: string | null };
@@ -126,7 +182,7 @@ if (args.profile) {
     queue = run.catch(() => {});
     return run;
   }) as typeof ch.query;
-  const paths = endpoints.map(([, path]) => path);
+  const paths = endpoints.filter(([, , servers]) => !servers).map(([, path]) => path);
   for (const path of paths) {
     times.clear();
     const total: number[] = [];
@@ -139,11 +195,10 @@ if (args.profile) {
     console.log(`${path}: median ${med(total)} ms`);
     for (const [k, v] of times) console.log(`   ${med(v)} ms  ${k}`);
   }
+  pools.stop();
   await engines.stop();
   process.exit(0);
 }
-const base = `http://127.0.0.1:${a.server!.port}`;
-const cachedBase = `http://127.0.0.1:${b.server!.port}`;
 /**
  * CPU time of this process (the server, chDB's threads and the client) per uncached request, over 100 sequential
  * requests: less sensitive than wall time to the other work on a shared machine (the embedded Postgres is not counted).
@@ -155,13 +210,14 @@ async function cpuPerRequest(url: string): Promise<number> {
   return round((used.user + used.system) / 1000 / 100);
 }
 const lines = ["| endpoint | trades | uncached p50 / p99 ms | uncached CPU ms/request | cached p50 / p99 ms |", "|---|---|---|---|---|"];
-for (const [name, path] of endpoints) {
-  const first = await fetch(base + path);
+for (const [name, path, servers] of endpoints) {
+  const [u0, c0] = servers ? [servers.base, servers.cachedBase] : [base, cachedBase];
+  const first = await fetch(u0 + path);
   if (!first.ok) throw new Error(`${path}: ${first.status} ${await first.text()}`);
-  const u = await measureUrl(base + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
-  const cpu = await cpuPerRequest(base + path);
-  await fetch(cachedBase + path);
-  const c = await measureUrl(cachedBase + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
+  const u = await measureUrl(u0 + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
+  const cpu = await cpuPerRequest(u0 + path);
+  await fetch(c0 + path);
+  const c = await measureUrl(c0 + path, { samples: Number(args.samples), concurrency: 4, seconds: Number(args.seconds) });
   say(`${name}: uncached p50 ${u.p50} p99 ${u.p99} ms, ${cpu} ms CPU; cached p50 ${c.p50} p99 ${c.p99} ms${u.errors + c.errors ? ` ERRORS ${u.errors + c.errors}` : ""}`);
   lines.push(`| ${name} | ${Number(args.trades).toLocaleString("en")} | ${u.p50} / ${u.p99} | ${cpu} | ${c.p50} / ${c.p99} |`);
 }
@@ -191,5 +247,6 @@ if (chosen.includes("data-api")) {
 console.log(lines.join("\n"));
 a.stop();
 b.stop();
+pools.stop();
 await engines.stop();
 process.exit(0);

@@ -3,7 +3,6 @@
  * which coins count, the treasury set, agents live, holders, the platform's claims and the
  * USD of stored claims and payouts (priced when stored: ClickHouse migration 0013).
  */
-import type { ClickHouse } from "../../infra/clickhouse";
 import type { PublicDeps, TreasuryDeps } from "../public/agents-service";
 
 export const NO_TREASURY: TreasuryDeps = { address: null, platformTokenMint: null, split: { vault: 70, creator: 15, platformBurn: 15 }, tokenSupply: null };
@@ -53,28 +52,7 @@ export const notIn = (param: string, list: readonly string[], column = "mint") =
  */
 export const HOLDERS_TOTAL = (hidden: readonly string[]) => `SELECT toString(sum(holders)) AS x FROM holder_counts FINAL WHERE 1 ${notIn("hidden", hidden)}`;
 
-/**
- * Settings of the platform-wide reads: each reads a few small tables, where one thread
- * avoids the hand-offs between threads (fewer slow answers on a busy machine, measured).
- */
-export const SMALL_READ = "SETTINGS max_threads = 1";
-
-/**
- * Several small results in one read: each part a SELECT of one row with one column `x` (an
- * aggregate without GROUP BY), all joined by UNION ALL, each value as JSON (tuples as
- * arrays; 64- and 128-bit integers and dates as strings, so parts need no toString). One UNION ALL costs the engine less than as many scalar subqueries of one SELECT
- * (the overview's five: 12.5 against 15.5 ms, bench/README.md 2026-11-27 06:00–07:30), and
- * one read less than several (chDB runs parameterized reads one at a time: each waits its turn).
- */
-export async function platformParts<T extends Record<string, unknown>>(ch: ClickHouse, parts: { [K in keyof T]-?: string | null }, params: Record<string, unknown>): Promise<T> {
-  // a part known without reading (null) is left out, and so is its key: each part costs the read (~0.7 ms, `SELECT []` too)
-  const sql = Object.entries(parts as Record<string, string | null>)
-    .filter((e): e is [string, string] => e[1] !== null)
-    .map(([name, part]) => `SELECT '${name}' AS part, toJSONString(x) AS value FROM (${part})`)
-    .join("\nUNION ALL\n");
-  const rows = await ch.query<{ part: string; value: string }>(`${sql}\n${SMALL_READ}`, params);
-  return Object.fromEntries(rows.map((r) => [r.part, JSON.parse(r.value)])) as T;
-}
+export { SMALL_READ, platformParts } from "../public/parts";
 
 /** The platform's claims into the treasury: partner-role claims and DAMM v2 position claims by a treasury address. */
 export const PLATFORM_CLAIM = "(role = 'partner' OR (role = 'position' AND claimer IN {treasury:Array(String)}))";

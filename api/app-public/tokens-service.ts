@@ -62,6 +62,7 @@ export function coinOf(configs: ConfigRegistry, row: MarketRow, a: RegistryRow, 
   };
 }
 
+/** A bucket as read: USD parts raw (priced: every minute of it has a price at or before it), combined below. */
 type CandleRow = {
   t: number;
   open: number;
@@ -70,11 +71,12 @@ type CandleRow = {
   close: number;
   volume: string;
   trades: string;
-  openUsd: number | null;
-  highUsd: number | null;
-  lowUsd: number | null;
-  closeUsd: number | null;
-  volumeUsd: number | null;
+  priced: number;
+  open_price: number;
+  close_price: number;
+  high_usd: number;
+  low_usd: number;
+  volume_usd: number;
 };
 
 /**
@@ -94,28 +96,24 @@ export async function candles(deps: PublicDeps, mint: string, w: { interval: str
     w.from >= w.to
       ? []
       : deps.ch.query<CandleRow>(
-          `SELECT t, open, high, low, close, toString(volume_sol) AS volume, toString(trade_count) AS trades,
-             if(priced, open * open_price, NULL) AS openUsd, if(priced, high_usd, NULL) AS highUsd, if(priced, low_usd, NULL) AS lowUsd,
-             if(priced, close * close_price, NULL) AS closeUsd, if(priced, volume_usd / 1e9, NULL) AS volumeUsd
+          // the USD figures are multiplied out below, not in the engine (it plans each expression: ~1.5 ms of CPU less)
+          `SELECT intDiv(toUnixTimestamp(c.minute), {step:UInt32}) * {step:UInt32} AS t,
+             argMinMerge(c.open) AS open, max(c.high) AS high, min(c.low) AS low, argMaxMerge(c.close) AS close,
+             sum(c.volume_sol) AS volume, sum(c.trades) AS trades,
+             countIf(isNull(p.usd)) = 0 AS priced,
+             argMin(ifNull(p.usd, 0), c.minute) AS open_price, argMax(ifNull(p.usd, 0), c.minute) AS close_price,
+             max(c.high * ifNull(p.usd, 0)) AS high_usd, min(c.low * ifNull(p.usd, 0)) AS low_usd,
+             sum(toFloat64(c.volume_sol) * ifNull(p.usd, 0)) AS volume_usd
            FROM (
-             SELECT intDiv(toUnixTimestamp(c.minute), {step:UInt32}) * {step:UInt32} AS t,
-               argMinMerge(c.open) AS open, max(c.high) AS high, min(c.low) AS low, argMaxMerge(c.close) AS close,
-               sum(c.volume_sol) AS volume_sol, sum(c.trades) AS trade_count,
-               countIf(isNull(p.usd)) = 0 AS priced,
-               argMin(ifNull(p.usd, 0), c.minute) AS open_price, argMax(ifNull(p.usd, 0), c.minute) AS close_price,
-               max(c.high * ifNull(p.usd, 0)) AS high_usd, min(c.low * ifNull(p.usd, 0)) AS low_usd,
-               sum(toFloat64(c.volume_sol) * ifNull(p.usd, 0)) AS volume_usd
-             FROM (
-               SELECT 0 AS k, minute, open, high, low, close, volume_sol, trades FROM candles_1m
-               WHERE mint = {mint:String} AND minute >= toDateTime({from:UInt32}, 'UTC') AND minute < toDateTime({to:UInt32}, 'UTC')
-             ) AS c
-             ASOF LEFT JOIN (
-               -- the window's prices, and a day before it for a candle's first minutes (not the whole history)
-               SELECT 0 AS k, minute, usd FROM sol_price_1m FINAL
-               WHERE minute >= toDateTime({from:UInt32}, 'UTC') - INTERVAL 1 DAY AND minute < toDateTime({to:UInt32}, 'UTC')
-             ) AS p ON c.k = p.k AND c.minute >= p.minute
-             GROUP BY t
-           )
+             SELECT 0 AS k, minute, open, high, low, close, volume_sol, trades FROM candles_1m
+             WHERE mint = {mint:String} AND minute >= toDateTime({from:UInt32}, 'UTC') AND minute < toDateTime({to:UInt32}, 'UTC')
+           ) AS c
+           ASOF LEFT JOIN (
+             -- the window's prices, and a day before it for a candle's first minutes (not the whole history)
+             SELECT 0 AS k, minute, usd FROM sol_price_1m FINAL
+             WHERE minute >= toDateTime({from:UInt32}, 'UTC') - INTERVAL 1 DAY AND minute < toDateTime({to:UInt32}, 'UTC')
+           ) AS p ON c.k = p.k AND c.minute >= p.minute
+           GROUP BY t
            ORDER BY t
            SETTINGS join_use_nulls = 1`,
           { mint, step: w.step, from: w.from, to: w.to },
@@ -132,11 +130,11 @@ export async function candles(deps: PublicDeps, mint: string, w: { interval: str
       close: c.close,
       volumeSol: formatUnits(BigInt(c.volume), 9),
       trades: Number(c.trades),
-      openUsd: c.openUsd,
-      highUsd: c.highUsd,
-      lowUsd: c.lowUsd,
-      closeUsd: c.closeUsd,
-      volumeUsd: c.volumeUsd,
+      openUsd: c.priced ? c.open * c.open_price : null,
+      highUsd: c.priced ? c.high_usd : null,
+      lowUsd: c.priced ? c.low_usd : null,
+      closeUsd: c.priced ? c.close * c.close_price : null,
+      volumeUsd: c.priced ? c.volume_usd / 1e9 : null,
     })),
   };
 }

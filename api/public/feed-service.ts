@@ -7,7 +7,8 @@ import type { PublicDeps } from "./agents-service";
 import { toIso } from "./agents-service";
 import { decodeCursor, encodeCursor, CURSOR_POSITIONS, DEFAULT_ACTIVITY_KINDS, type ActivityKind } from "./model";
 import { notFound } from "../errors";
-import { creatorPayoutItems, treasuryFeedParts } from "./treasury-sql";
+import { NEWEST, creatorPayoutItems, cursorSecond, itemId, olderThanCursor, payoutWindowList, treasuryFeedParts, type FeedPart, type PayoutTuple } from "./treasury-sql";
+import { listsRead } from "./parts";
 
 export type TradeRow = {
   mint: string; signature: string; ix: number; inner: number; slot_text: string; at: string; side: string; trader: string;
@@ -92,49 +93,61 @@ export async function activityPage(deps: PublicDeps, list: string, mint: string 
   const kinds = q.kinds;
   const key = `${list}:${mint ?? "*"}:${[...kinds].sort().join(",")}`;
   const pos = decodeCursor(key, q.cursor, CURSOR_POSITIONS.activity);
+  const cursor: [number, string] | null = pos ? [Number(pos[0]), String(pos[1])] : null;
   const stored = kinds.filter((k) => k !== "trade");
   const treasuryKinds = kinds.filter((k): k is TreasuryKind => (TREASURY_KINDS as readonly string[]).includes(k));
-  const parts: string[] = [];
   // the global feed leaves hidden agents out in the query itself, so its pages stay full;
   // its trades come from `trade_feed` (keyed by time: the newest are read from the end)
   const hidden = mint ? [] : await hiddenMints(deps);
   const mintFilter = mint ? "mint = {mint:String}" : hidden.length ? "mint NOT IN {hidden:Array(String)}" : "1";
+  // each part reads its newest `inner_limit` rows after the cursor, raw (the engine plans fewer expressions); the page is
+  // made here. The margin past the page covers the copies LIMIT 1 BY id drops and the items of one transaction whose ids
+  // order otherwise than the key the part is read in.
+  const parts: Record<string, FeedPart<ActivityRow>> = {};
   if (stored.length)
-    parts.push(`SELECT mint, toUnixTimestamp64Milli(at) AS at_ms, id, toString(kind) AS kind, text, body, data, links
-                FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}
-                ${pos ? "AND (toUnixTimestamp64Milli(at), id) < ({pa:Int64}, {pi:String})" : ""}
-                ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`);
+    parts.activity = {
+      columns: "mint, toUnixTimestamp64Milli(at), id, kind, text, body, data, links",
+      from: `FROM activity WHERE ${mintFilter} AND kind IN {kinds:Array(String)}
+             ${pos ? "AND (toUnixTimestamp64Milli(at), id) < ({pa:Int64}, {pi:String})" : ""}
+             ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`,
+      rows: (x) =>
+        (x as [string, string, string, string, string, string | null, string, string][]).map(([mint, at, id, kind, text, body, data, links]) => ({
+          mint, at_ms: String(at), id, kind, text, body, data, links,
+        })),
+    };
   if (kinds.includes("trade"))
-    parts.push(`SELECT mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms,
-                  concat('trade:', leftPad(toString(slot), 12, '0'), ':', signature, ':', toString(ix), ':', toString(inner)) AS id, 'trade' AS kind,
-                  concat(side, ' ', toString(amount_quote), ' ', toString(amount_base), ' ', toString(base_decimals), ' ', trader, ' ', quote_mint) AS text,
-                  CAST(NULL, 'Nullable(String)') AS body, '' AS data, signature AS links
-                ${mint ? "FROM trades" : "FROM trade_feed"} WHERE ${mintFilter}
-                ${pos ? `AND (at_ms, id) < ({pa:Int64}, {pi:String})${mint ? "" : " AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC')"}` : ""}
-                ${mint ? "ORDER BY slot DESC, signature DESC, ix DESC, inner DESC" : "ORDER BY at DESC, slot DESC, signature DESC, ix DESC, inner DESC"}
-                LIMIT {inner_limit:UInt32}`);
-  const platformToken = deps.treasury?.platformTokenMint ?? "";
-  parts.push(...treasuryFeedParts({ mint, kinds: treasuryKinds, hidden, platformToken, cursor: pos !== null }));
-  // creator payouts across coins are read on their own (their read widens until a page is full) and merged in the same order
-  const acrossCoins = mint === null && treasuryKinds.includes("creator_payout");
-  if (parts.length === 0 && !acrossCoins) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
-  const innerLimit = q.limit + 64;
-  // the agent check (Postgres, which also gives the agent's summary) runs beside the reads; a 404 drops their answer.
+    parts.trade = {
+      columns: "mint, toUnixTimestamp(at), slot, signature, ix, inner, side, amount_quote, amount_base, base_decimals, trader, quote_mint",
+      from: `${mint ? "FROM trades" : "FROM trade_feed"} WHERE ${mintFilter} ${olderThanCursor("trade", cursor !== null)}
+             ORDER BY ${mint ? "slot DESC, signature DESC, ix DESC, inner DESC" : NEWEST} LIMIT {inner_limit:UInt32}`,
+      rows: (x) =>
+        (x as [string, number, string, string, number, number, string, string, string, number, string, string][]).map(
+          ([mint, at, slot, signature, ix, inner, side, quote, base, decimals, trader, quoteMint]) => ({
+            mint, at_ms: String(at * 1000), id: itemId("trade", String(slot), signature, ix, inner), kind: "trade",
+            text: `${side} ${quote} ${base} ${decimals} ${trader} ${quoteMint}`, body: null, data: "", links: signature,
+          }),
+        ),
+    };
+  Object.assign(parts, treasuryFeedParts({ mint, kinds: treasuryKinds, hidden, platformToken: deps.treasury?.platformTokenMint ?? "", cursor: cursor !== null }));
+  // creator payouts across coins are classified here (creatorPayoutItems: their read widens until a page is full) and
+  // merged in the same order; their first window is read with the other parts
+  const window = mint === null && treasuryKinds.includes("creator_payout") ? payoutWindowList(q.limit + 1, "payout_scan", cursor !== null) : null;
+  if (Object.keys(parts).length === 0 && !window) return { rows: [] as ActivityRow[], agents: new Map<string, AgentSummary>(), nextCursor: null };
+  // the agent check (Postgres, which also gives the agent's summary) runs beside the read; a 404 drops its answer
+  const [agent, read] = await Promise.all([
+    mint ? publicAgentSummary(deps, mint) : null,
+    listsRead(deps.ch, { ...parts, ...(window ? { [PAYOUT_WINDOW]: window } : {}) }, {
+      mint, hidden, kinds: stored, inner_limit: q.limit + 64, ...(cursor ? { pa: pos![0], pi: pos![1], until: cursorSecond(cursor) } : {}), ...window?.params,
+    }),
+  ]);
+  // at most a page of payouts is needed (classified payouts are each listed once)
+  const payouts = window ? await creatorPayoutItems(deps.ch, { hidden, limit: q.limit + 1, cursor, first: read[PAYOUT_WINDOW] as PayoutTuple[] }) : [];
   // LIMIT 1 BY id: an item written again (a publisher's retry after a crash, ReplacingMergeTree) is listed once before
   // the engine merges its copies
-  const [agent, storedRows, treasuryRows] = await Promise.all([
-    mint ? publicAgentSummary(deps, mint) : null,
-    parts.length
-      ? deps.ch.query<ActivityRow>(
-          `SELECT toString(at_ms) AS at_ms, * EXCEPT at_ms FROM (${parts.join(" UNION ALL ")})
-           ${pos ? "WHERE (toInt64(at_ms), id) < ({pa:Int64}, {pi:String})" : ""}
-           ORDER BY toInt64(at_ms) DESC, id DESC LIMIT 1 BY id LIMIT {limit:UInt32}`,
-          { mint, hidden, kinds: stored, limit: q.limit + 1, inner_limit: innerLimit, platform_token: platformToken, ...(pos ? { pa: pos[0], pi: pos[1] } : {}) },
-        )
-      : [],
-    acrossCoins ? creatorPayoutItems(deps.ch, { hidden, limit: innerLimit, cursor: pos ? [Number(pos[0]), String(pos[1])] : null }) : [],
-  ]);
-  const rows = treasuryRows.length ? [...storedRows, ...(treasuryRows as ActivityRow[])].sort(newestFirst).slice(0, q.limit + 1) : storedRows;
+  const seen = new Set<string>();
+  const rows = newestFirst([...Object.entries(parts).flatMap(([name, part]) => part.rows(read[name]!)), ...payouts])
+    .filter((r) => !seen.has(r.id) && seen.add(r.id))
+    .slice(0, q.limit + 1);
   const page = rows.slice(0, q.limit);
   const agents = agent && mint ? new Map([[mint, { hidden: false, summary: agent }]]) : await agentRows(deps, [...new Set(page.map((r) => r.mint))]);
   const last = page.at(-1);
@@ -171,12 +184,20 @@ async function agentRows(deps: PublicDeps, mints: string[]): Promise<Map<string,
   );
 }
 
+/** The part of the feed's read that holds the first window of the creator payouts across coins. */
+const PAYOUT_WINDOW = "payout_window";
+
 /** Feed kinds read from the treasury's flows (ClickHouse `treasury_flows`). */
 const TREASURY_KINDS = ["creator_payout", "platform_buyback"] as const;
 type TreasuryKind = (typeof TREASURY_KINDS)[number];
 
-/** Newest first by (at, id), as the feed's query orders its rows (ids compared as bytes, as ClickHouse does). */
-const newestFirst = (a: ActivityRow, b: ActivityRow) => Number(b.at_ms) - Number(a.at_ms) || Buffer.compare(Buffer.from(b.id), Buffer.from(a.id));
+/** Rows newest first by (at, id), ids compared as bytes (as ClickHouse compares strings). */
+function newestFirst<R extends { at_ms: string; id: string }>(rows: R[]): R[] {
+  return rows
+    .map((r) => ({ r, ms: Number(r.at_ms), id: Buffer.from(r.id) }))
+    .sort((a, b) => b.ms - a.ms || Buffer.compare(b.id, a.id))
+    .map((x) => x.r);
+}
 
 /** An activity item of the Data API; the Application API's feed item is built from it. */
 export function activityItem(r: ActivityRow, agent: Summary | undefined, configs: ConfigRegistry) {

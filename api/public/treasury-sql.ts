@@ -8,6 +8,7 @@
  * greatest mint) and what it was paid.
  */
 import type { ClickHouse } from "../../infra/clickhouse";
+import type { ListPart } from "./parts";
 
 /** The fact key, newest first. */
 export const NEWEST = "at DESC, slot DESC, signature DESC, ix DESC, inner DESC";
@@ -28,13 +29,26 @@ const payoutWindow = (scan: string, where = "") => `
     toString(payout) AS payout, toString(rank) AS rank
   FROM treasury_payouts ${where} ORDER BY ${NEWEST} LIMIT {${scan}:UInt32}`;
 
+/** Stored payouts at or before `{until:UInt32}` (unix seconds), newest first: a cursor page's. */
+const UNTIL = "WHERE at <= toDateTime({until:UInt32}, 'UTC')";
+
 /**
- * The first window of the newest `limit` payouts (newestPayouts) as a part of another read
- * (platformParts: one row, one column `x`, PayoutTuple[]), with its parameter; pass the answer to newestPayouts as `first`.
+ * The first window of the newest `limit` payouts (newestPayouts, creatorPayoutItems) as a part of another read
+ * (platformParts: one row, one column `x`, PayoutTuple[]), with its parameter; pass the answer on as `first`.
+ * `until`: only those at or before `{until:UInt32}` (a cursor page's; the caller passes `until`).
  */
-export function payoutWindowPart(limit: number, param: string): { sql: string; params: Record<string, number> } {
+export function payoutWindowPart(limit: number, param: string, until = false): { sql: string; params: Record<string, number> } {
   return {
-    sql: `SELECT groupArray((at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (${payoutWindow(param)})`,
+    sql: `SELECT groupArray((at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank)) AS x FROM (${payoutWindow(param, until ? UNTIL : "")})`,
+    params: { [param]: firstWindow(limit) },
+  };
+}
+
+/** payoutWindowPart as a list of the feed's read (listsRead): its rows are PayoutTuples. */
+export function payoutWindowList(limit: number, param: string, until = false): ListPart & { params: Record<string, number> } {
+  return {
+    columns: "toUnixTimestamp(at), slot, signature, ix, inner, recipient, lamports, mint, payout, rank",
+    from: `FROM treasury_payouts ${until ? UNTIL : ""} ORDER BY ${NEWEST} LIMIT {${param}:UInt32}`,
     params: { [param]: firstWindow(limit) },
   };
 }
@@ -54,7 +68,7 @@ async function newestClassified(ch: ClickHouse, accept: (p: PayoutRow) => boolea
     const rows: StoredPayout[] =
       first && scan === firstWindow(limit)
         ? first.map(([at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank]) => ({ at, slot, signature, ix, inner, recipient, lamports, mint, payout, rank }))
-        : await ch.query<StoredPayout>(payoutWindow("scan", until === undefined ? "" : "WHERE at <= toDateTime({until:UInt32}, 'UTC')"), { scan, until: until ?? 0 });
+        : await ch.query<StoredPayout>(payoutWindow("scan", until === undefined ? "" : UNTIL), { scan, until: until ?? 0 });
     const whole = rows.length < scan;
     const edge = whole ? -1 : Number(rows.at(-1)!.at);
     const best = new Map<string, StoredPayout>();
@@ -118,63 +132,78 @@ export function paidByRole(sums: SumRow[], moved: MovedRow[]): Record<"vault" | 
   return out;
 }
 
-/** A row of the feed's creator payouts across coins, shaped as the feed's other rows (api/public/feed-service.ts ActivityRow). */
+/** A feed row built from a treasury read (api/public/feed-service.ts ActivityRow). */
 export type TreasuryFeedRow = { mint: string; at_ms: string; id: string; kind: string; text: string; body: null; data: string; links: string };
 
+/** A feed item's id in JS, as feedId makes it in SQL (slots have fewer than 12 digits). */
+export const itemId = (kind: string, slot: string, signature: string, ix: number, inner: number) => `${kind}:${slot.padStart(12, "0")}:${signature}:${ix}:${inner}`;
+
+/** A list of the feed's read (listsRead) and how its tuples become feed rows. */
+export type FeedPart<R = TreasuryFeedRow> = ListPart & { rows: (x: unknown[][]) => R[] };
+/** A fact's key columns, and a treasury row made from a tuple starting with them (at in unix seconds). */
+const KEY = "toUnixTimestamp(at), slot, signature, ix, inner";
+type Keyed = [number, string, string, number, number, ...string[]];
+const treasuryRow = (kind: string, mint: string, [at, slot, signature, ix, inner]: Keyed, data: Record<string, string>): TreasuryFeedRow => ({
+  mint, at_ms: String(at * 1000), id: itemId(kind, slot, signature, ix, inner), kind, text: "", body: null, data: JSON.stringify(data), links: JSON.stringify({ signature }),
+});
 /**
- * A treasury item's columns, as the feed's other parts (at_ms an Int64). Its `kind` shadows a
- * source column of that name in WHERE: qualify that column there.
+ * The page's cursor in a part's WHERE: items of `kind` strictly older than ({pa} ms, {pi} id); `at` first, so the
+ * key's order is used. The id's expression is planned only on a cursor's page.
  */
-const ITEM = (kind: string, mint: string, data: string) => `
-  SELECT ${mint} AS mint, toInt64(toUnixTimestamp(at)) * 1000 AS at_ms, ${feedId(`'${kind}'`)} AS id, '${kind}' AS kind, '' AS text,
-    CAST(NULL, 'Nullable(String)') AS body, ${data} AS data, concat('{"signature":"', signature, '"}') AS links`;
-const PAYOUT_DATA = `concat('{"lamports":"', toString(lamports), '","creator":"', recipient, '"}')`;
-const BUYBACK_DATA = `concat('{"lamports":"', toString(lamports), '","atoms":"', toString(atoms), '"}')`;
-/** The page's cursor: items strictly older than ({pa} ms, {pi} id); `at` first, so the key's order is used. */
-const before = (kind: string, cursor: boolean) =>
+export const olderThanCursor = (kind: string, cursor: boolean) =>
   cursor ? `AND at <= toDateTime(intDiv({pa:Int64}, 1000), 'UTC') AND (toInt64(toUnixTimestamp(at)) * 1000, ${feedId(`'${kind}'`)}) < ({pa:Int64}, {pi:String})` : "";
 
 /**
- * The feed's treasury parts read in the feed's own query (parameters `mint`, `platform_token`,
- * `inner_limit` and the cursor's `pa`, `pi`), each its newest `inner_limit` after the cursor:
+ * The feed's treasury parts, read with its other parts (parameters `mint`, `inner_limit` and the cursor's `pa`, `pi`),
+ * each its newest `inner_limit` after the cursor in the key's order (the feed sorts them by id; ids differ from the
+ * key's order only among the items of one transaction, which `inner_limit`'s margin covers):
  * a coin's `creator_payout`s, transfers to its creator's wallet while that wallet is named by
  * this coin (a wallet that is also some agent's vault is a vault payout, not shown), read by
  * its wallets; `platform_buyback`s, items of the platform token (`platformToken`, "" when
  * unset), so a coin's feed has them only if it is that coin and the feed across coins only if
  * it is not hidden. Creator payouts across coins: creatorPayoutItems.
  */
-export function treasuryFeedParts(o: { mint: string | null; kinds: readonly string[]; hidden: readonly string[]; platformToken: string; cursor: boolean }): string[] {
-  const parts: string[] = [];
-  if (o.mint && o.kinds.includes("creator_payout"))
-    parts.push(`${ITEM("creator_payout", "{mint:String}", PAYOUT_DATA)} FROM treasury_transfers
-      WHERE recipient IN (
-        SELECT wallet FROM payout_wallets WHERE wallet IN (SELECT creator FROM agent_directory WHERE mint = {mint:String} AND creator != '')
-        GROUP BY wallet HAVING tupleElement(max(best), 1) = 0 AND tupleElement(max(best), 3) = {mint:String})
-        ${before("creator_payout", o.cursor)}
-      ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`);
-  if (o.kinds.includes("platform_buyback") && (o.mint === null ? !o.hidden.includes(o.platformToken) : o.mint === o.platformToken))
-    parts.push(`${ITEM("platform_buyback", "{platform_token:String}", BUYBACK_DATA)} FROM treasury_flows AS f
-      WHERE f.kind = 'buyback' ${before("platform_buyback", o.cursor)} ORDER BY at DESC, id DESC LIMIT {inner_limit:UInt32}`);
+export function treasuryFeedParts(o: { mint: string | null; kinds: readonly string[]; hidden: readonly string[]; platformToken: string; cursor: boolean }): Record<string, FeedPart> {
+  const parts: Record<string, FeedPart> = {};
+  const mint = o.mint;
+  if (mint && o.kinds.includes("creator_payout"))
+    parts.creator_payout = {
+      columns: `${KEY}, lamports, recipient`,
+      from: `FROM treasury_transfers
+        WHERE recipient IN (
+          SELECT wallet FROM payout_wallets WHERE wallet IN (SELECT creator FROM agent_directory WHERE mint = {mint:String} AND creator != '')
+          GROUP BY wallet HAVING tupleElement(max(best), 1) = 0 AND tupleElement(max(best), 3) = {mint:String})
+          ${olderThanCursor("creator_payout", o.cursor)}
+        ORDER BY ${NEWEST} LIMIT {inner_limit:UInt32}`,
+      rows: (x) => (x as Keyed[]).map((t) => treasuryRow("creator_payout", mint, t, { lamports: t[5]!, creator: t[6]! })),
+    };
+  if (o.kinds.includes("platform_buyback") && (mint === null ? !o.hidden.includes(o.platformToken) : mint === o.platformToken))
+    parts.platform_buyback = {
+      columns: `${KEY}, lamports, atoms`,
+      from: `FROM treasury_flows AS f WHERE f.kind = 'buyback' ${olderThanCursor("platform_buyback", o.cursor)} ORDER BY ${NEWEST} LIMIT {inner_limit:UInt32}`,
+      rows: (x) => (x as Keyed[]).map((t) => treasuryRow("platform_buyback", o.platformToken, t, { lamports: t[5]!, atoms: t[6]! })),
+    };
   return parts;
 }
+
+/** The second a cursor ([ms, id]) points into: the `until` of its page's payout windows. */
+export const cursorSecond = (cursor: [number, string]) => Math.floor(cursor[0] / 1000);
 
 /**
  * The feed's `creator_payout` items across coins but those of `hidden` coins, newest first by
  * (time, id), at most `limit` after the cursor ([ms, id]): classified payouts (newestClassified).
+ * `first`: the first window, already read (payoutWindowPart(limit, …, cursor !== null) with `until` = cursorSecond).
  */
-export async function creatorPayoutItems(ch: ClickHouse, o: { hidden: readonly string[]; limit: number; cursor: [number, string] | null }): Promise<TreasuryFeedRow[]> {
+export async function creatorPayoutItems(ch: ClickHouse, o: { hidden: readonly string[]; limit: number; cursor: [number, string] | null; first?: PayoutTuple[] }): Promise<TreasuryFeedRow[]> {
   const hidden = new Set(o.hidden);
-  const item = (p: PayoutRow): TreasuryFeedRow => ({
-    mint: p.mint, at_ms: String(Number(p.at) * 1000), id: `creator_payout:${p.slot.padStart(12, "0")}:${p.signature}:${p.ix}:${p.inner}`, kind: "creator_payout",
-    text: "", body: null, data: JSON.stringify({ lamports: p.lamports, creator: p.recipient }), links: JSON.stringify({ signature: p.signature }),
-  });
+  const item = (p: PayoutRow) => treasuryRow("creator_payout", p.mint, [Number(p.at), p.slot, p.signature, p.ix, p.inner], { lamports: p.lamports, creator: p.recipient });
   const [pa, pi] = o.cursor ?? [Infinity, ""];
   const after = (p: PayoutRow) => {
     const ms = Number(p.at) * 1000;
     return ms < pa || (ms === pa && Buffer.compare(Buffer.from(item(p).id), Buffer.from(pi)) < 0);
   };
   // whole seconds are read, so the feed's own order (time, then id) cuts the page exactly
-  const rows = await newestClassified(ch, (p) => p.payout === "creator" && !hidden.has(p.mint) && after(p), o.limit, o.cursor ? Math.floor(o.cursor[0] / 1000) : undefined);
+  const rows = await newestClassified(ch, (p) => p.payout === "creator" && !hidden.has(p.mint) && after(p), o.limit, o.cursor ? cursorSecond(o.cursor) : undefined, o.first);
   const items = rows.map(item).sort((a, b) => Number(b.at_ms) - Number(a.at_ms) || Buffer.compare(Buffer.from(b.id), Buffer.from(a.id)));
   return items.slice(0, o.limit);
 }
