@@ -1,7 +1,8 @@
 /**
- * CPU per transaction of the Kafka message codec alone: encodeEnvelope / decodeEnvelope of the
+ * CPU per transaction of the Kafka message codec alone: encodeEnvelope (object form) and
+ * encodeMessage (compact form, what the bus publishes) / decodeEnvelope of the
  * scaled ingest's envelopes (its stateless fact scope), and kafkajs's own record batch
- * encode and decode of the same values (what a produce and a fetch cost in this process).
+ * encode and decode of the compact values (what a produce and a fetch cost in this process).
  * Run: `bun run bench/kafka-codec-profile.ts --txs 20000`.
  */
 import { parseArgs } from "node:util";
@@ -9,7 +10,7 @@ import { createSimulator, fixtureSimConfigs, simulatedPlatform } from "../ingest
 import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { toEnvelopes } from "../ingest/helius/handle";
 import { statelessScope } from "../compose/processes/ingest";
-import { decodeEnvelope, encodeEnvelope, partitionKey } from "../pipelines/kafka/topics";
+import { decodeEnvelope, encodeEnvelope, encodeMessage, partitionKey } from "../pipelines/kafka/topics";
 // kafkajs's record batch codec (what the producer and the fetch use)
 // @ts-expect-error no types for kafkajs internals
 import { RecordBatch as RecordBatchEncoder } from "kafkajs/src/protocol/recordBatch/v0";
@@ -40,10 +41,14 @@ async function cpuUs(fn: () => unknown): Promise<number> {
   return Math.round(best * 100) / 100;
 }
 
+// the object form (what the bus published before the compact form) and the compact form
+let objects: Buffer[] = [];
+const objectEncodeUs = await cpuUs(() => (objects = envelopes.map((e) => Buffer.from(encodeEnvelope(e)))));
+const objectDecodeUs = await cpuUs(() => objects.forEach((v) => decodeEnvelope(v)));
 let values: Buffer[] = [];
-const encodeUs = await cpuUs(() => (values = envelopes.map((e) => Buffer.from(encodeEnvelope(e)))));
+const encodeUs = await cpuUs(() => (values = envelopes.map((e) => Buffer.from(encodeMessage(e)))));
 const decodeUs = await cpuUs(() => values.forEach((v) => decodeEnvelope(v)));
-const bytes = values.reduce((n, v) => n + v.length, 0) / TXS;
+const size = (vs: Buffer[]) => Math.round(vs.reduce((n, v) => n + v.length, 0) / TXS);
 
 // record batches of 2,000 messages, as a produce sends them and a fetch returns them
 const records = envelopes.map((e, i) => Record({ offsetDelta: i % 2000, timestampDelta: 0, key: Buffer.from(partitionKey(e)), value: values[i], headers: {} }));
@@ -56,4 +61,12 @@ const kafkaDecodeUs = await cpuUs(async () => {
   // what a fetch does per record batch (kafkajs/src/protocol/recordBatch/v0/decoder)
   for (const b of batches) await RecordBatchDecoder(new Decoder(b));
 });
-console.log(JSON.stringify({ transactions: TXS, bytesPerMessage: Math.round(bytes), encodeUs, decodeUs, kafkaRecordEncodeUs: kafkaEncodeUs, kafkaRecordDecodeUs: kafkaDecodeUs }));
+console.log(
+  JSON.stringify({
+    transactions: TXS,
+    object: { bytesPerMessage: size(objects), encodeUs: objectEncodeUs, decodeUs: objectDecodeUs },
+    compact: { bytesPerMessage: size(values), encodeUs, decodeUs },
+    kafkaRecordEncodeUs: kafkaEncodeUs,
+    kafkaRecordDecodeUs: kafkaDecodeUs,
+  }),
+);
