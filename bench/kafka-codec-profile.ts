@@ -1,8 +1,9 @@
 /**
- * CPU per transaction of the Kafka message codec alone: encodeEnvelope (object form) and
- * encodeMessage (compact form, what the bus publishes) / decodeEnvelope of the
- * scaled ingest's envelopes (its stateless fact scope), and kafkajs's own record batch
- * encode and decode of the compact values (what a produce and a fetch cost in this process).
+ * CPU per transaction of the Kafka message codec alone, on the scaled ingest's envelopes (its
+ * stateless fact scope): encodeEnvelope (the object form with `$bigint`s, published before
+ * 2026-11-27) and encodeMessage (what the bus publishes) with decodeEnvelope; kafkajs's own
+ * record batch encode and decode of the published values (what a produce and a fetch cost in
+ * this process); gzip of them (kafkajs's one built-in compression codec).
  * Run: `bun run bench/kafka-codec-profile.ts --txs 20000`.
  */
 import { parseArgs } from "node:util";
@@ -41,7 +42,7 @@ async function cpuUs(fn: () => unknown): Promise<number> {
   return Math.round(best * 100) / 100;
 }
 
-// the object form (what the bus published before the compact form) and the compact form
+// the object form (what the bus published before encodeMessage) and the published form
 let objects: Buffer[] = [];
 const objectEncodeUs = await cpuUs(() => (objects = envelopes.map((e) => Buffer.from(encodeEnvelope(e)))));
 const objectDecodeUs = await cpuUs(() => objects.forEach((v) => decodeEnvelope(v)));
@@ -61,11 +62,20 @@ const kafkaDecodeUs = await cpuUs(async () => {
   // what a fetch does per record batch (kafkajs/src/protocol/recordBatch/v0/decoder)
   for (const b of batches) await RecordBatchDecoder(new Decoder(b));
 });
+// gzip (kafkajs's one built-in codec) of each 2,000-record run, as a compressed produce would
+const { gzipSync, gunzipSync } = await import("node:zlib");
+const runs = batches.map((_, i) => Buffer.concat(values.slice(i * 2000, (i + 1) * 2000)));
+let zipped: Buffer[] = [];
+const gzipUs = await cpuUs(() => (zipped = runs.map((r) => gzipSync(r))));
+const gunzipUs = await cpuUs(() => zipped.forEach((z) => gunzipSync(z)));
+const gzipIn = runs.reduce((n, r) => n + r.length, 0);
+const gzipOut = zipped.reduce((n, z) => n + z.length, 0);
 console.log(
   JSON.stringify({
     transactions: TXS,
-    object: { bytesPerMessage: size(objects), encodeUs: objectEncodeUs, decodeUs: objectDecodeUs },
-    compact: { bytesPerMessage: size(values), encodeUs, decodeUs },
+    objectForm: { bytesPerMessage: size(objects), encodeUs: objectEncodeUs, decodeUs: objectDecodeUs },
+    published: { bytesPerMessage: size(values), encodeUs, decodeUs },
+    gzip: { ratio: Math.round((gzipIn / gzipOut) * 100) / 100, compressUs: gzipUs, decompressUs: gunzipUs },
     kafkaRecordEncodeUs: kafkaEncodeUs,
     kafkaRecordDecodeUs: kafkaDecodeUs,
   }),
