@@ -8,7 +8,7 @@
 import { Kafka, logLevel } from "kafkajs";
 import type { Bus } from "../bus";
 import type { TxEnvelope } from "../../ingest/contract/envelope";
-import { encodeEnvelope, partitionKey } from "./topics";
+import { encodeMessage, partitionKey } from "./topics";
 import { createRecoveringProducer, KafkaUnavailable } from "./producer";
 
 export { KafkaUnavailable as BusUnavailable };
@@ -124,7 +124,7 @@ export async function createKafkaBus(kafka: Kafka, opts: { topic: string; sendTi
   return {
     async publish(batch: TxEnvelope[]) {
       if (batch.length === 0) return;
-      await send(batch.map((env) => ({ key: partitionKey(env), value: encodeEnvelope(env) })));
+      await send(batch.map((env) => ({ key: partitionKey(env), value: encodeMessage(env) })));
     },
     ready: () => producer.ready(),
     close: () => producer.close(),
