@@ -2,7 +2,8 @@
  * The treasury's priced rows made in the process are exactly the rows the join views of
  * ClickHouse migration 0013 made (dropped by 0019): the views' own text, read from 0013, runs
  * on copies of the fact tables side by side with the same facts, and every column of every
- * row is compared, USD to the bit. The price and directory rows are this test's own (minutes of 2003, new coins).
+ * row is compared, USD to the bit. The price and directory rows are this test's own (minutes of 2003, new coins); its own process
+ * (platform-wide), since prices of 2003 would be the "last price before" of every other test's early minutes.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
