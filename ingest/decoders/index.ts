@@ -9,6 +9,8 @@ import type { DecodedTransaction } from "../contract/facts";
 import { coinsNamedBy, keepsTokenBalance, type FactScope } from "../contract/fact-scope";
 import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
+import { eventDiscriminatorOfText } from "./event-text";
+import { base58Text } from "../base58-instruction";
 import { DAMM_V2, DBC, type IxInfo, type ProgramCoder } from "./program-coder";
 import { errorMessage, type EventDecoder, type InstructionDecoder, type Parent, type Site, type TxState } from "./site";
 import { burnFromInstruction } from "./spl-burn";
@@ -81,12 +83,17 @@ class Walker {
       return;
     }
     // an event-CPI needs the program's own signature, so it is never an outer instruction
-    if (inner >= 0 && isEventCpi(ins.data)) this.event(program, ins, inner);
-    else this.instruction(program, ins, inner);
+    if (inner >= 0) {
+      // a known event is told from its base58 text: its bytes are decoded only if its decoder reads them
+      const text = base58Text(ins);
+      const known = text === null ? null : eventDiscriminatorOfText(program.coder.eventByDiscriminator, text);
+      if (known !== null) return this.event(program, ins, inner, known);
+      if (isEventCpi(ins.data)) return this.event(program, ins, inner, discriminatorHex(ins.data, 8));
+    }
+    this.instruction(program, ins, inner);
   }
 
-  event(program: Program, ins: Instruction, inner: number): void {
-    const disc = discriminatorHex(ins.data, 8);
+  event(program: Program, ins: Instruction, inner: number, disc: string): void {
     const name = program.coder.eventByDiscriminator.get(disc);
     if (name === undefined) {
       this.out.unknown.push({ program: program.coder.programId, discriminator: disc, ix: this.ix, inner });
@@ -95,7 +102,7 @@ class Walker {
     const decoder = program.events.get(name);
     if (decoder === undefined) return;
     try {
-      decoder.decode(ins.data, this.site(inner, this.parents[program.slot]!));
+      decoder.decode(ins, this.site(inner, this.parents[program.slot]!));
     } catch (e) {
       this.out.errors.push({ ix: this.ix, inner, message: `${name}: ${errorMessage(e)}` });
     }
