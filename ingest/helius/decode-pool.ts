@@ -18,7 +18,11 @@ import type { FactScope } from "../contract/fact-scope";
 import { decodeWebhookText, type DecodedBody, type DecodeOptions } from "./handle";
 
 export type DecodePool = {
-  decode(text: string, source: TxEnvelope["source"], receivedAt?: number): Promise<DecodedBody>;
+  /**
+   * `body`: the webhook body as text, or as the bytes it came in (UTF-8): bytes are handed to the
+   * worker without a copy (the buffer is transferred: it is detached here) and made text there.
+   */
+  decode(body: string | ArrayBuffer, source: TxEnvelope["source"], receivedAt?: number): Promise<DecodedBody>;
   /** decode with this scope from now on (null: every fact) */
   setScope(scope: FactScope | null): void;
   /** these coins are the platform's (the scope's `coins` grow) */
@@ -29,7 +33,7 @@ export type DecodePool = {
 /** The decoder failed (threw, or its worker died): a fault of ours; the same body may decode on a retry. */
 export class DecoderUnavailable extends Error {}
 
-export type DecodeRequest = { id: number; text: string; source: TxEnvelope["source"]; receivedAt: number };
+export type DecodeRequest = { id: number; body: string | ArrayBuffer; source: TxEnvelope["source"]; receivedAt: number };
 /** What the pool tells a worker of the scope: a new one, or coins to add to the one it has. */
 export type ScopeMessage = { scope: FactScope | null } | { coins: readonly string[] };
 /** `learned`: coins this call's transactions proved that the worker's scope did not know */
@@ -37,11 +41,18 @@ export type DecodeAnswer = { id: number; result: DecodedBody; learned: string[] 
 
 type Decode = (text: string, source: TxEnvelope["source"], receivedAt: number, opts: DecodeOptions) => DecodedBody;
 
+const utf8 = new TextDecoder();
+
+/** The request's body as text (bytes are UTF-8; a malformed sequence reads as U+FFFD, as `Request.text()` does). */
+export function requestText(req: DecodeRequest): string {
+  return typeof req.body === "string" ? req.body : utf8.decode(req.body);
+}
+
 /** A worker's answer to one request (a test double may pass its own `decode`). */
 export function answerDecode(req: DecodeRequest, decode: Decode = decodeWebhookText, scope: FactScope | null = null): DecodeAnswer {
   const learned: string[] = [];
   try {
-    return { id: req.id, result: decode(req.text, req.source, req.receivedAt, { scope, learned }), learned };
+    return { id: req.id, result: decode(requestText(req), req.source, req.receivedAt, { scope, learned }), learned };
   } catch (err) {
     return { id: req.id, failure: (err as Error).message };
   }
@@ -72,8 +83,8 @@ export function createDecodePool(workers: number, opts: { script?: URL; scope?: 
   };
   if (workers <= 0) {
     return {
-      decode: async (text, source, receivedAt = Date.now()) => {
-        const answer = answerDecode({ id: 0, text, source, receivedAt }, decodeWebhookText, scope);
+      decode: async (body, source, receivedAt = Date.now()) => {
+        const answer = answerDecode({ id: 0, body, source, receivedAt }, decodeWebhookText, scope);
         if ("failure" in answer) throw new DecoderUnavailable(`the decoder failed: ${answer.failure}`);
         return answer.result;
       },
@@ -130,7 +141,7 @@ export function createDecodePool(workers: number, opts: { script?: URL; scope?: 
   };
   let nextId = 0;
   return {
-    decode(text, source, receivedAt = Date.now()) {
+    decode(body, source, receivedAt = Date.now()) {
       if (closed) return Promise.reject(new DecoderUnavailable("the decode pool is closed"));
       const id = nextId++;
       const slot = id % threads.length;
@@ -139,7 +150,9 @@ export function createDecodePool(workers: number, opts: { script?: URL; scope?: 
       return new Promise<DecodedBody>((resolve, reject) => {
         if (thread.pending.size === 0) thread.worker.ref();
         thread.pending.set(id, { resolve, reject });
-        thread.worker.postMessage({ id, text, source, receivedAt } satisfies DecodeRequest);
+        const request = { id, body, source, receivedAt } satisfies DecodeRequest;
+        if (typeof body === "string") thread.worker.postMessage(request);
+        else thread.worker.postMessage(request, [body]);
       });
     },
     setScope(next) {
