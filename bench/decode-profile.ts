@@ -8,10 +8,11 @@
  *   scoped     the same with the platform's fact scope (ingest/contract/fact-scope.ts: only
  *              the balance facts the pipelines can use), as the webhook's workers decode
  *   envelope   facts -> TxEnvelope (scoped)
- *   clone      structuredClone of each batch of 100 envelopes: what postMessage does
- *              (serialize in the worker, deserialize on the main thread) with a webhook's
+ *   clone      structuredClone of each batch of 100 envelopes as objects: what postMessage
+ *              did (serialize in the worker, deserialize on the main thread) with a webhook's
  *              envelopes, every balance fact
- *   clone-sc   the same for the scoped envelopes
+ *   clone-sc   what the decode pool does now with the scoped envelopes: as tuples
+ *              (ingest/helius/envelope-tuples.ts: packed, cloned, rebuilt)
  *
  * Each round runs every stage over all transactions, one stage at a time; the table gives
  * the median and the best round in µs per transaction, and the worker's sum with the scope. The machine is usually shared:
@@ -30,6 +31,7 @@ import { simulatedConfigRegistry } from "../ingest/simulator/platform-configs";
 import { simulatedPlatform } from "../ingest/simulator";
 import { treasuryAddresses } from "../ingest/contract/configs";
 import { PoolRegistry } from "../pipelines/platform/registry";
+import { fromTuples, toTuples } from "../ingest/helius/envelope-tuples";
 
 const { values } = parseArgs({ options: { txs: { type: "string", default: "20000" }, rounds: { type: "string", default: "9" } } });
 const TXS = Number(values.txs);
@@ -95,7 +97,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const everyBatches = inBatches(every.map(toEnvelope));
   timed("clone", () => everyBatches.map((b) => structuredClone(b)));
   const batches = inBatches(envelopes);
-  timed("clone-sc", () => batches.map((b) => structuredClone(b)));
+  timed("clone-sc", () => batches.map((b) => fromTuples(structuredClone(toTuples(b)))));
 }
 const facts = (list: DecodedTransaction[]) => list.reduce((n, d) => n + d.facts.length, 0) / TXS;
 console.log(`facts per transaction: ${facts(txsOnce().map((tx) => decodeTransaction(tx))).toFixed(2)} every, ${facts(txsOnce().map((tx) => decodeTransaction(tx, scope))).toFixed(2)} scoped`);
