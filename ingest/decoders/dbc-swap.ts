@@ -77,7 +77,7 @@ export const dbcSwapDecoders: EventDecoder[] = [
   swap2("EvtSwap2"),
   swap2("EvtSwap2WithTransferHook"),
   // the instruction, not its data: an EvtSwap beside an EvtSwap2 is never decoded, not even from base58
-  { program: DBC, event: "EvtSwap", decode: (ins, site) => void site.state.legacySwaps.push({ ins, site }) },
+  { program: DBC, event: "EvtSwap", decode: (ins, site) => void site.state.legacySwaps.push({ ins, site }), defers: true },
 ];
 
 /** End of transaction: legacy EvtSwap trades, when no EvtSwap2 superseded them. */

@@ -44,14 +44,18 @@ type Program = {
   slot: number;
   coder: ProgramCoder;
   events: Map<string, EventDecoder>;
+  /** discriminator -> name of the events whose decoders defer reading their data: told from their base58 text */
+  deferred: Map<string, string>;
   instructions: Map<string, InstructionDecoder>;
 };
 
 const PROGRAMS = new Map<string, Program>();
 for (const coder of [DBC, DAMM_V2]) {
-  PROGRAMS.set(coder.programId, { slot: PROGRAMS.size, coder, events: new Map(), instructions: new Map() });
+  PROGRAMS.set(coder.programId, { slot: PROGRAMS.size, coder, events: new Map(), deferred: new Map(), instructions: new Map() });
 }
 for (const d of EVENT_DECODERS) PROGRAMS.get(d.program.programId)!.events.set(d.event, d);
+for (const program of PROGRAMS.values())
+  for (const [disc, name] of program.coder.eventByDiscriminator) if (program.events.get(name)?.defers) program.deferred.set(disc, name);
 for (const d of INSTRUCTION_DECODERS) PROGRAMS.get(d.program.programId)!.instructions.set(d.instruction, d);
 
 class Walker {
@@ -84,10 +88,10 @@ class Walker {
     }
     // an event-CPI needs the program's own signature, so it is never an outer instruction
     if (inner >= 0) {
-      // a known event is told from its base58 text: its bytes are decoded only if its decoder reads them
-      const text = base58Text(ins);
-      const known = text === null ? null : eventDiscriminatorOfText(program.coder.eventByDiscriminator, text);
-      if (known !== null) return this.event(program, ins, inner, known);
+      // an event whose decoder defers reading it is told from its base58 text: decoded only if read
+      const text = program.deferred.size ? base58Text(ins) : null;
+      const deferred = text === null ? null : eventDiscriminatorOfText(program.deferred, text);
+      if (deferred !== null) return this.event(program, ins, inner, deferred);
       if (isEventCpi(ins.data)) return this.event(program, ins, inner, discriminatorHex(ins.data, 8));
     }
     this.instruction(program, ins, inner);

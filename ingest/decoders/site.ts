@@ -42,6 +42,12 @@ export type EventDecoder = {
   event: string;
   /** `ins.data` is the whole event-CPI instruction data (decoded from base58 when first read) */
   decode(ins: Instruction, site: Site): void;
+  /**
+   * The decoder keeps the instruction and reads its data later, if at all (the legacy DBC EvtSwap):
+   * the walker tells this event from its base58 text (event-text.ts), so its data is decoded only
+   * when read. Other events' data is decoded to find their discriminator (their decoders read it anyway).
+   */
+  defers?: boolean;
 };
 
 /**
