@@ -19,7 +19,7 @@ type Range = { lo: string; hi: string; discriminator: string };
 
 /** Ranges per text length, per event table; texts of more lengths than this are decoded instead (bounded memory). */
 const MAX_LENGTHS = 256;
-const cache = new WeakMap<ReadonlyMap<string, string>, Map<number, Range[]>>();
+const cache = new WeakMap<ReadonlyMap<string, string>, Map<number, Range[] | number>>();
 /** base58 digits per byte: log(256) / log(58) */
 const DIGITS_PER_BYTE = Math.log(256) / Math.log(58);
 
@@ -58,16 +58,25 @@ function rangesFor(events: ReadonlyMap<string, string>, length: number): Range[]
  * `text`, when its bytes are EVENT_IX_TAG + one of `events`' discriminators + anything: exactly
  * when decoding `text` would give `isEventCpi` and that discriminator. Null otherwise, or when
  * this cannot tell (decode the text then). `text` must be valid base58.
+ *
+ * `after`: a length's ranges are built once texts of that length have been seen this many times
+ * (null until then). Built at a worker's first transactions, while the JIT is cold, the encodings
+ * cost about 1 ms each (a µs per transaction over a 40,000-transaction run); later, 0.2-0.4 ms a length.
  */
-export function eventDiscriminatorOfText(events: ReadonlyMap<string, string>, text: string): string | null {
+export function eventDiscriminatorOfText(events: ReadonlyMap<string, string>, text: string, after = 64): string | null {
   const length = text.length;
   // 16 bytes take at least 22 digits; a leading '1' is a zero byte, never the tag's 0xe4
   if (length < 22 || text.charCodeAt(0) === 49) return null;
   let byLength = cache.get(events);
   if (byLength === undefined) cache.set(events, (byLength = new Map()));
   let ranges = byLength.get(length);
-  if (ranges === undefined) {
-    if (byLength.size >= MAX_LENGTHS) return null;
+  if (typeof ranges !== "object") {
+    const seen = ranges ?? 0;
+    if (ranges === undefined && byLength.size >= MAX_LENGTHS) return null;
+    if (seen < after) {
+      byLength.set(length, seen + 1);
+      return null;
+    }
     ranges = rangesFor(events, length);
     byLength.set(length, ranges);
   }
