@@ -26,8 +26,7 @@ export const ingestRoutes = (deps: IngestDeps) =>
     async ({ request }) => {
       if (!secretMatches(request.headers.get("authorization"), deps.webhookSecret()))
         throw new ApiError(401, "UNAUTHORIZED", "the Authorization header does not match the webhook secret");
-      // the body's bytes go to the decode worker as they are (no text made here, no copy)
-      const decoded = await deps.decoder.decode(await request.arrayBuffer(), "helius").catch((err) => {
+      const decoded = await deps.decoder.decode(await request.text(), "helius").catch((err) => {
         // the decoder's fault, not the sender's: nothing stored, Helius retries
         if (!(err instanceof DecoderUnavailable)) throw err;
         deps.log.error("webhook body not decoded", { err });

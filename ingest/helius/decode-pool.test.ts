@@ -125,27 +125,3 @@ describe("decode pool fact scope", () => {
     }
   });
 });
-
-describe("decode pool bodies as bytes", () => {
-  test("a body given as its UTF-8 bytes decodes as its text does, in a worker (the buffer transferred) and inline", async () => {
-    // a real swap, and an element not understood whose raw payload (kept for replay) is not ASCII
-    const text = JSON.stringify([JSON.parse(body)[0], { signature: "notATransaction", note: "prix payé 0,2 € ✓" }]);
-    for (const workers of [1, 0]) {
-      const decoder = createDecodePool(workers);
-      try {
-        const fromText = await decoder.decode(text, "helius", 1_000);
-        const bytes = new TextEncoder().encode(text).buffer;
-        const fromBytes = await decoder.decode(bytes, "helius", 1_000);
-        expect(fromBytes).toEqual(fromText);
-        if (!fromBytes.ok) throw new Error(fromBytes.message);
-        expect(fromBytes.envelopes.map((e) => e.status)).toEqual(["decoded", "undecodable"]);
-        expect(fromBytes.envelopes[1]!.payload).toContain("prix payé 0,2 € ✓");
-        if (workers) expect(bytes.byteLength).toBe(0); // handed over, not copied
-        // bytes that are not JSON are the sender's fault, as text
-        expect(await decoder.decode(new TextEncoder().encode("[{").buffer, "helius")).toMatchObject({ ok: false });
-      } finally {
-        await decoder.close();
-      }
-    }
-  });
-});

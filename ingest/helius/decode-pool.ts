@@ -19,11 +19,7 @@ import { decodeWebhookText, type DecodedBody, type DecodeOptions } from "./handl
 import { fromTuples, toTuples, type EnvelopeTuples } from "./envelope-tuples";
 
 export type DecodePool = {
-  /**
-   * `body`: the webhook body as text, or as the bytes it came in (UTF-8): bytes are handed to the
-   * worker without a copy (the buffer is transferred: it is detached here) and made text there.
-   */
-  decode(body: string | ArrayBuffer, source: TxEnvelope["source"], receivedAt?: number): Promise<DecodedBody>;
+  decode(text: string, source: TxEnvelope["source"], receivedAt?: number): Promise<DecodedBody>;
   /** decode with this scope from now on (null: every fact) */
   setScope(scope: FactScope | null): void;
   /** these coins are the platform's (the scope's `coins` grow) */
@@ -34,7 +30,7 @@ export type DecodePool = {
 /** The decoder failed (threw, or its worker died): a fault of ours; the same body may decode on a retry. */
 export class DecoderUnavailable extends Error {}
 
-export type DecodeRequest = { id: number; body: string | ArrayBuffer; source: TxEnvelope["source"]; receivedAt: number };
+export type DecodeRequest = { id: number; text: string; source: TxEnvelope["source"]; receivedAt: number };
 /** What the pool tells a worker of the scope: a new one, or coins to add to the one it has. */
 export type ScopeMessage = { scope: FactScope | null } | { coins: readonly string[] };
 /** `learned`: coins this call's transactions proved that the worker's scope did not know */
@@ -46,18 +42,11 @@ export type WorkerAnswer =
 
 type Decode = (text: string, source: TxEnvelope["source"], receivedAt: number, opts: DecodeOptions) => DecodedBody;
 
-const utf8 = new TextDecoder();
-
-/** The request's body as text (bytes are UTF-8; a malformed sequence reads as U+FFFD, as `Request.text()` does). */
-export function requestText(req: DecodeRequest): string {
-  return typeof req.body === "string" ? req.body : utf8.decode(req.body);
-}
-
 /** A worker's answer to one request (a test double may pass its own `decode`). */
 export function answerDecode(req: DecodeRequest, decode: Decode = decodeWebhookText, scope: FactScope | null = null): DecodeAnswer {
   const learned: string[] = [];
   try {
-    return { id: req.id, result: decode(requestText(req), req.source, req.receivedAt, { scope, learned }), learned };
+    return { id: req.id, result: decode(req.text, req.source, req.receivedAt, { scope, learned }), learned };
   } catch (err) {
     return { id: req.id, failure: (err as Error).message };
   }
@@ -92,8 +81,8 @@ export function createDecodePool(workers: number, opts: { script?: URL; scope?: 
   };
   if (workers <= 0) {
     return {
-      decode: async (body, source, receivedAt = Date.now()) => {
-        const answer = answerDecode({ id: 0, body, source, receivedAt }, decodeWebhookText, scope);
+      decode: async (text, source, receivedAt = Date.now()) => {
+        const answer = answerDecode({ id: 0, text, source, receivedAt }, decodeWebhookText, scope);
         if ("failure" in answer) throw new DecoderUnavailable(`the decoder failed: ${answer.failure}`);
         return answer.result;
       },
@@ -160,7 +149,7 @@ export function createDecodePool(workers: number, opts: { script?: URL; scope?: 
   };
   let nextId = 0;
   return {
-    decode(body, source, receivedAt = Date.now()) {
+    decode(text, source, receivedAt = Date.now()) {
       if (closed) return Promise.reject(new DecoderUnavailable("the decode pool is closed"));
       const id = nextId++;
       const slot = id % threads.length;
@@ -169,9 +158,7 @@ export function createDecodePool(workers: number, opts: { script?: URL; scope?: 
       return new Promise<DecodedBody>((resolve, reject) => {
         if (thread.pending.size === 0) thread.worker.ref();
         thread.pending.set(id, { resolve, reject });
-        const request = { id, body, source, receivedAt } satisfies DecodeRequest;
-        if (typeof body === "string") thread.worker.postMessage(request);
-        else thread.worker.postMessage(request, [body]);
+        thread.worker.postMessage({ id, text, source, receivedAt } satisfies DecodeRequest);
       });
     },
     setScope(next) {

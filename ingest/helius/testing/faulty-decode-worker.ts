@@ -3,7 +3,7 @@
  * decoder throw, `"exit"` ends the worker (as a crash would), `"hang"` is never
  * answered; any other body is decoded as the real worker does.
  */
-import { decodeWorker, requestText, type DecodeRequest, type ScopeMessage } from "../decode-pool";
+import { decodeWorker, type DecodeRequest, type ScopeMessage } from "../decode-pool";
 import { decodeWebhookText } from "../handle";
 
 declare const self: Worker;
@@ -14,9 +14,8 @@ const handle = decodeWorker((body, source, receivedAt, opts) => {
 });
 self.onmessage = (event: MessageEvent<DecodeRequest | ScopeMessage>) => {
   const message = event.data;
-  const text = "body" in message ? requestText(message) : null;
-  if (text === "hang") return;
-  if (text === "exit") process.exit(1);
+  if ("text" in message && message.text === "hang") return;
+  if ("text" in message && message.text === "exit") process.exit(1);
   const answer = handle(message);
   if (answer) self.postMessage(answer);
 };
