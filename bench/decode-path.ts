@@ -1,7 +1,7 @@
 /**
  * The webhook decode path as the decode pool runs it, per transaction, split by thread:
  *
- *   worker  a worker's answer to one call of 100 transactions (body to text, parse, normalize,
+ *   worker  a worker's answer to one call of 100 transactions (parse, normalize,
  *           decode with the platform's fact scope, envelopes, tuples) and its serialization,
  *           what postMessage does in the worker
  *   main    reading that answer on the main thread (deserialization, envelopes rebuilt)
@@ -22,7 +22,7 @@ const TXS = Number(values.txs);
 const ROUNDS = Number(values.rounds);
 const root = values.root ?? new URL("..", import.meta.url).pathname;
 const pool = await import(`${root}/ingest/helius/decode-pool.ts`);
-// a checkout from before the tuples answers with envelope objects, and takes `text`
+// a checkout from before the tuples answers with envelope objects
 const tuples: { fromTuples(m: unknown): unknown } | null = await import(`${root}/ingest/helius/envelope-tuples.ts`).catch(() => null);
 
 const simConfigs = fixtureSimConfigs(7);
@@ -35,7 +35,6 @@ for (const p of sim.state().pools) registry.remember({ address: p.pool, mint: p.
 
 const handle = pool.decodeWorker();
 handle({ scope: registry.factScope() });
-const encoder = new TextEncoder();
 const worker: number[] = [];
 const main: number[] = [];
 const cpu = (start: NodeJS.CpuUsage) => {
@@ -43,8 +42,7 @@ const cpu = (start: NodeJS.CpuUsage) => {
   return (used.user + used.system) / TXS;
 };
 for (let round = 0; round < ROUNDS; round++) {
-  // the bytes as the webhook route hands them over (made outside the timing)
-  const requests = bodies.map((b, id) => (tuples ? { id, body: encoder.encode(b).buffer, source: "helius", receivedAt: 0 } : { id, text: b, source: "helius", receivedAt: 0 }));
+  const requests = bodies.map((b, id) => ({ id, text: b, source: "helius", receivedAt: 0 }));
   let start = process.cpuUsage();
   const sent = requests.map((r) => serialize(handle(r)));
   worker.push(cpu(start));
