@@ -19,6 +19,15 @@ const DEC_LIMB_MASK = (1 << DEC_LIMB_BITS) - 1;
 const DEC_DIGITS = 3;
 let limbScratch = new Int32Array(512);
 
+/** True when every character of `s` is in the alphabet: exactly when `decodeBase58(s)` is not null (a linear scan, no decoding). */
+export function isBase58(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || DIGIT[c]! < 0) return false;
+  }
+  return true;
+}
+
 /** Decodes a base58 string; null when it holds a character outside the alphabet. */
 export function decodeBase58(s: string): Uint8Array | null {
   const n = s.length;

@@ -4,7 +4,8 @@
  * and anything malformed is reported as a reason instead of thrown.
  */
 import type { ChainTransaction, Instruction, OuterInstruction, TokenBalanceDelta } from "./transaction";
-import { decodeBase58 } from "./decoders/base58";
+import { isBase58 } from "./decoders/base58";
+import { Base58Instruction, Base58OuterInstruction } from "./base58-instruction";
 
 export type NormalizeResult = { ok: true; tx: ChainTransaction } | { ok: false; reason: string };
 
@@ -55,11 +56,11 @@ function address(v: unknown, what: string): string {
 // build the field's path (".data", ".accounts[3]") only on failure: building those strings
 // up front for every account took half of the time normalizing spent outside base58.
 
-function instructionData(v: unknown, ixWhat: string): Uint8Array {
+/** The data's base58 text, checked: decoded only when a decoder reads it (base58-instruction.ts). */
+function instructionData(v: unknown, ixWhat: string): string {
   if (typeof v !== "string") fail(`${ixWhat}.data: expected base58 data`);
-  const bytes = decodeBase58(v);
-  if (bytes === null) fail(`${ixWhat}.data: data is not base58`);
-  return bytes;
+  if (!isBase58(v)) fail(`${ixWhat}.data: data is not base58`);
+  return v;
 }
 
 /** Both sources always carry the error field (null on success); its absence means a mangled payload. */
@@ -121,7 +122,7 @@ function enhancedProgramId(ix: Obj, what: string): string {
 function enhancedInstruction(v: unknown, what: string): Instruction {
   if (!isObj(v)) fail(`${what}: expected an object`);
   const accounts = enhancedAccounts(v, what);
-  return { programId: enhancedProgramId(v, what), accounts, data: instructionData(v.data, what) };
+  return new Base58Instruction(enhancedProgramId(v, what), accounts, instructionData(v.data, what));
 }
 
 function enhancedOuter(v: unknown, what: string): OuterInstruction {
@@ -134,7 +135,7 @@ function enhancedOuter(v: unknown, what: string): OuterInstruction {
   const inner = new Array<Instruction>(innerList.length);
   for (let j = 0; j < innerList.length; j++)
     inner[j] = enhancedInstruction(innerList[j], `${what}.innerInstructions[${j}]`);
-  return { programId, accounts, data, inner };
+  return new Base58OuterInstruction(programId, accounts, data, inner);
 }
 
 /**
@@ -223,7 +224,7 @@ function keyAt(keys: string[], v: unknown): string | undefined {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v < keys.length ? keys[v] : undefined;
 }
 
-function rawInstruction(keys: string[], v: unknown, what: string): Instruction {
+function rawInstruction(keys: string[], v: unknown, what: string): Base58Instruction {
   if (!isObj(v)) fail(`${what}: expected an object`);
   if (Array.isArray(v.accounts) === false || typeof v.data !== "string")
     fail(`${what}: expected {programIdIndex, accounts, data} (json encoding, not jsonParsed)`);
@@ -236,7 +237,7 @@ function rawInstruction(keys: string[], v: unknown, what: string): Instruction {
   }
   const programId = keyAt(keys, v.programIdIndex);
   if (programId === undefined) fail(`${what}.programIdIndex: account index out of range`);
-  return { programId, accounts, data: instructionData(v.data, what) };
+  return new Base58Instruction(programId, accounts, instructionData(v.data, what));
 }
 
 type RawTokenBalance = { account: string; mint: string; owner: string; amount: bigint; decimals: number };
@@ -301,10 +302,10 @@ function raw(r: Obj): ChainTransaction {
   if (keys.length === 0) fail("accountKeys: empty");
 
   const outer = arr(message.instructions, "transaction.message.instructions");
-  const instructions: OuterInstruction[] = outer.map((ix, i) => ({
-    ...rawInstruction(keys, ix, `instructions[${i}]`),
-    inner: [],
-  }));
+  const instructions: OuterInstruction[] = outer.map((ix, i) => {
+    const r = rawInstruction(keys, ix, `instructions[${i}]`);
+    return new Base58OuterInstruction(r.programId, r.accounts, r.base58!, []);
+  });
   const innerGroups =
     meta.innerInstructions === undefined || meta.innerInstructions === null
       ? []

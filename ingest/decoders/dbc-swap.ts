@@ -61,10 +61,10 @@ function swap2(event: string): EventDecoder {
   return {
     program: DBC,
     event,
-    decode(data, site) {
+    decode(ins, site) {
       // set before decoding: a malformed EvtSwap2 is an error, not a reason to fall back to EvtSwap
       site.state.sawDbcSwap2 = true;
-      const ev = decodeEventBody(DBC, event, data);
+      const ev = decodeEventBody(DBC, event, ins.data);
       const r = ev.swap_result;
       const amountIn = r.included_fee_input_amount;
       const onInput = r.excluded_fee_input_amount < amountIn;
@@ -76,15 +76,16 @@ function swap2(event: string): EventDecoder {
 export const dbcSwapDecoders: EventDecoder[] = [
   swap2("EvtSwap2"),
   swap2("EvtSwap2WithTransferHook"),
-  { program: DBC, event: "EvtSwap", decode: (data, site) => void site.state.legacySwaps.push({ data, site }) },
+  // the instruction, not its data: an EvtSwap beside an EvtSwap2 is never decoded, not even from base58
+  { program: DBC, event: "EvtSwap", decode: (ins, site) => void site.state.legacySwaps.push({ ins, site }), defers: true },
 ];
 
 /** End of transaction: legacy EvtSwap trades, when no EvtSwap2 superseded them. */
 export function settleLegacySwaps(out: DecodedTransaction, state: TxState): void {
   if (state.sawDbcSwap2 || state.legacySwaps.length === 0) return;
-  for (const { data, site } of state.legacySwaps) {
+  for (const { ins, site } of state.legacySwaps) {
     try {
-      const ev = decodeEventBody(DBC, "EvtSwap", data);
+      const ev = decodeEventBody(DBC, "EvtSwap", ins.data);
       // amount_in, not swap_result.actual_input_amount: the latter excludes a fee taken from
       // the input (a 0.2 SOL buy reports 0.196), while EvtSwap2's included_fee_input_amount
       // and the vault balance change are 0.2. The legacy event has no reserve or threshold.

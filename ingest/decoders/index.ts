@@ -9,6 +9,8 @@ import type { DecodedTransaction } from "../contract/facts";
 import { coinsNamedBy, keepsTokenBalance, type FactScope } from "../contract/fact-scope";
 import type { ChainTransaction, Instruction, OuterInstruction } from "../transaction";
 import { discriminatorHex, isEventCpi } from "./event-cpi";
+import { eventDiscriminatorOfText } from "./event-text";
+import { base58Text } from "../base58-instruction";
 import { DAMM_V2, DBC, type IxInfo, type ProgramCoder } from "./program-coder";
 import { errorMessage, type EventDecoder, type InstructionDecoder, type Parent, type Site, type TxState } from "./site";
 import { burnFromInstruction } from "./spl-burn";
@@ -42,14 +44,18 @@ type Program = {
   slot: number;
   coder: ProgramCoder;
   events: Map<string, EventDecoder>;
+  /** discriminator -> name of the events whose decoders defer reading their data: told from their base58 text */
+  deferred: Map<string, string>;
   instructions: Map<string, InstructionDecoder>;
 };
 
 const PROGRAMS = new Map<string, Program>();
 for (const coder of [DBC, DAMM_V2]) {
-  PROGRAMS.set(coder.programId, { slot: PROGRAMS.size, coder, events: new Map(), instructions: new Map() });
+  PROGRAMS.set(coder.programId, { slot: PROGRAMS.size, coder, events: new Map(), deferred: new Map(), instructions: new Map() });
 }
 for (const d of EVENT_DECODERS) PROGRAMS.get(d.program.programId)!.events.set(d.event, d);
+for (const program of PROGRAMS.values())
+  for (const [disc, name] of program.coder.eventByDiscriminator) if (program.events.get(name)?.defers) program.deferred.set(disc, name);
 for (const d of INSTRUCTION_DECODERS) PROGRAMS.get(d.program.programId)!.instructions.set(d.instruction, d);
 
 class Walker {
@@ -81,12 +87,17 @@ class Walker {
       return;
     }
     // an event-CPI needs the program's own signature, so it is never an outer instruction
-    if (inner >= 0 && isEventCpi(ins.data)) this.event(program, ins, inner);
-    else this.instruction(program, ins, inner);
+    if (inner >= 0) {
+      // an event whose decoder defers reading it is told from its base58 text: decoded only if read
+      const text = program.deferred.size ? base58Text(ins) : null;
+      const deferred = text === null ? null : eventDiscriminatorOfText(program.deferred, text);
+      if (deferred !== null) return this.event(program, ins, inner, deferred);
+      if (isEventCpi(ins.data)) return this.event(program, ins, inner, discriminatorHex(ins.data, 8));
+    }
+    this.instruction(program, ins, inner);
   }
 
-  event(program: Program, ins: Instruction, inner: number): void {
-    const disc = discriminatorHex(ins.data, 8);
+  event(program: Program, ins: Instruction, inner: number, disc: string): void {
     const name = program.coder.eventByDiscriminator.get(disc);
     if (name === undefined) {
       this.out.unknown.push({ program: program.coder.programId, discriminator: disc, ix: this.ix, inner });
@@ -95,7 +106,7 @@ class Walker {
     const decoder = program.events.get(name);
     if (decoder === undefined) return;
     try {
-      decoder.decode(ins.data, this.site(inner, this.parents[program.slot]!));
+      decoder.decode(ins, this.site(inner, this.parents[program.slot]!));
     } catch (e) {
       this.out.errors.push({ ix: this.ix, inner, message: `${name}: ${errorMessage(e)}` });
     }

@@ -22,7 +22,7 @@ export type TxState = {
   /** the transaction has a DBC EvtSwap2 (or its transfer-hook twin) */
   sawDbcSwap2: boolean;
   /** legacy DBC EvtSwap events, decoded at the end only when there was no EvtSwap2 */
-  legacySwaps: { data: Uint8Array; site: Site }[];
+  legacySwaps: { ins: Instruction; site: Site }[];
 };
 
 export type Site = {
@@ -40,8 +40,14 @@ export type Site = {
 export type EventDecoder = {
   program: ProgramCoder;
   event: string;
-  /** `data` is the whole event-CPI instruction data */
-  decode(data: Uint8Array, site: Site): void;
+  /** `ins.data` is the whole event-CPI instruction data (decoded from base58 when first read) */
+  decode(ins: Instruction, site: Site): void;
+  /**
+   * The decoder keeps the instruction and reads its data later, if at all (the legacy DBC EvtSwap):
+   * the walker tells this event from its base58 text (event-text.ts), so its data is decoded only
+   * when read. Other events' data is decoded to find their discriminator (their decoders read it anyway).
+   */
+  defers?: boolean;
 };
 
 /**
@@ -49,7 +55,7 @@ export type EventDecoder = {
  * base58 strings, small integers as numbers (see borsh-reader.ts).
  */
 export function eventDecoder(program: ProgramCoder, event: string, fn: (ev: any, site: Site) => void): EventDecoder {
-  return { program, event, decode: (data, site) => fn(decodeEventBody(program, event, data), site) };
+  return { program, event, decode: (ins, site) => fn(decodeEventBody(program, event, ins.data), site) };
 }
 
 export type InstructionDecoder = {

@@ -16,6 +16,7 @@
 import type { TxEnvelope } from "../contract/envelope";
 import type { FactScope } from "../contract/fact-scope";
 import { decodeWebhookText, type DecodedBody, type DecodeOptions } from "./handle";
+import { fromTuples, toTuples, type EnvelopeTuples } from "./envelope-tuples";
 
 export type DecodePool = {
   decode(text: string, source: TxEnvelope["source"], receivedAt?: number): Promise<DecodedBody>;
@@ -34,6 +35,10 @@ export type DecodeRequest = { id: number; text: string; source: TxEnvelope["sour
 export type ScopeMessage = { scope: FactScope | null } | { coins: readonly string[] };
 /** `learned`: coins this call's transactions proved that the worker's scope did not know */
 export type DecodeAnswer = { id: number; result: DecodedBody; learned: string[] } | { id: number; failure: string };
+/** What a worker posts: a decoded body's envelopes as tuples (envelope-tuples.ts: cheaper to clone). */
+export type WorkerAnswer =
+  | { id: number; result: { ok: true; tuples: EnvelopeTuples } | { ok: false; message: string }; learned: string[] }
+  | { id: number; failure: string };
 
 type Decode = (text: string, source: TxEnvelope["source"], receivedAt: number, opts: DecodeOptions) => DecodedBody;
 
@@ -51,12 +56,16 @@ export function answerDecode(req: DecodeRequest, decode: Decode = decodeWebhookT
  * A worker's side of the pool (the worker script and its test double run it): keeps the
  * scope it is told and answers decode requests with it. Returns the answer to post, if any.
  */
-export function decodeWorker(decode: Decode = decodeWebhookText): (message: DecodeRequest | ScopeMessage) => DecodeAnswer | null {
+export function decodeWorker(decode: Decode = decodeWebhookText): (message: DecodeRequest | ScopeMessage) => WorkerAnswer | null {
   let scope: FactScope | null = null;
   return (message) => {
     if ("scope" in message) scope = message.scope;
     else if ("coins" in message) for (const mint of message.coins) scope?.coins?.add(mint);
-    else return answerDecode(message, decode, scope);
+    else {
+      const answer = answerDecode(message, decode, scope);
+      if ("failure" in answer || !answer.result.ok) return answer as WorkerAnswer;
+      return { id: answer.id, result: { ok: true, tuples: toTuples(answer.result.envelopes) }, learned: answer.learned };
+    }
     return null;
   };
 }
@@ -96,7 +105,7 @@ export function createDecodePool(workers: number, opts: { script?: URL; scope?: 
     worker.unref();
     const thread: Thread = { worker, pending: new Map(), dead: false };
     if (scope) worker.postMessage({ scope } satisfies ScopeMessage);
-    worker.onmessage = (e: MessageEvent<DecodeAnswer>) => {
+    worker.onmessage = (e: MessageEvent<WorkerAnswer>) => {
       const answer = e.data;
       if ("learned" in answer && answer.learned.length) {
         learn(answer.learned);
@@ -107,7 +116,17 @@ export function createDecodePool(workers: number, opts: { script?: URL; scope?: 
       if (thread.pending.size === 0) worker.unref();
       if (!waiting) return;
       if ("failure" in answer) waiting.reject(new DecoderUnavailable(`the decoder failed: ${answer.failure}`));
-      else waiting.resolve(answer.result);
+      else if (!answer.result.ok) waiting.resolve(answer.result);
+      else {
+        let envelopes: TxEnvelope[];
+        try {
+          envelopes = fromTuples(answer.result.tuples);
+        } catch (err) {
+          waiting.reject(new DecoderUnavailable(`the decoder's answer could not be read: ${(err as Error).message}`));
+          return;
+        }
+        waiting.resolve({ ok: true, envelopes });
+      }
     };
     // an uncaught error ends a worker's usefulness (its state is unknown); `close` is its exit
     const died = (why: string) => {
