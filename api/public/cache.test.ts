@@ -40,10 +40,14 @@ describe("cached answers", () => {
     const answers = sets.map((set) => answer(set, ["k"], 5, produce));
     const other = answer({ headers: {} }, ["other"], 5, produce);
     release();
-    expect(await Promise.all(answers)).toEqual([{ n: 2 }, { n: 2 }, { n: 2 }]);
-    expect(await other).toEqual({ n: 2 });
+    expect((await Promise.all(answers)).map((t) => JSON.parse(t))).toEqual([{ n: 2 }, { n: 2 }, { n: 2 }]);
+    expect(JSON.parse(await other)).toEqual({ n: 2 });
     expect(computed).toBe(2);
-    expect(sets.map((s) => s.headers["cache-control"])).toEqual(Array(3).fill("public, max-age=5"));
+    expect(sets.map((s) => [s.headers["cache-control"], s.headers["content-type"]])).toEqual(Array(3).fill(["public, max-age=5", "application/json"]));
+    // a hit answers the kept JSON text, computed once
+    const hit = { headers: {} as Record<string, string | number> };
+    expect(await answer(hit, ["k"], 5, produce)).toBe('{"n":2}');
+    expect([computed, hit.headers["cache-control"], hit.headers["content-type"]]).toEqual([2, "public, max-age=5", "application/json"]);
 
     let missing = 0;
     const notFound = async () => {
@@ -63,6 +67,6 @@ describe("cached answers", () => {
       await Bun.sleep(5);
       return ++computed;
     };
-    expect(await Promise.all([0, 1].map(() => answer({ headers: {} }, ["k"], 5, produce)))).toEqual([1, 2]);
+    expect(await Promise.all([0, 1].map(() => answer({ headers: {} }, ["k"], 5, produce)))).toEqual(["1", "2"]);
   });
 });
