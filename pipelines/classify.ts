@@ -105,10 +105,10 @@ export function classify(facts: readonly Fact[], registry: PoolRegistry): Classi
   return out;
 }
 
-/** JSON that keeps bigint exact (for parked facts). */
-/** JSON.stringify's replacer for facts: a bigint as `{"$bigint": "<decimal>"}` (parked facts, Kafka messages). */
+/** JSON.stringify's replacer for facts: a bigint as `{"$bigint": "<decimal>"}` (parked facts, Kafka dead letters' readable form). */
 export const bigintReplacer = (_k: string, v: unknown) => (typeof v === "bigint" ? { $bigint: v.toString() } : v);
 
+/** JSON that keeps bigint exact (for parked facts). */
 export function factToJson(f: Fact): unknown {
   return JSON.parse(JSON.stringify(f, bigintReplacer));
 }

@@ -20,7 +20,8 @@ import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, payoutWindowPa
 import { hiddenMints } from "../public/feed-service";
 import { newestActionPayouts } from "./action-payouts";
 import { topEarnersPlan } from "./top-earners";
-import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, isPlatformClaim, notIn, platformParts, solConfigs, stockConfigs, treasurySet, usdOf } from "./platform-reads";
+import { FIRST_PRICE, HOLDERS_TOTAL, PLATFORM_CLAIM, agentsLive, isPlatformClaim, notIn, solConfigs, stockConfigs, treasurySet, usdOf } from "./platform-reads";
+import { platformParts } from "../public/parts";
 
 export const RANGE_HOURS = { "24h": 24, "7d": 168, "30d": 720, all: null } as const;
 export type Range = keyof typeof RANGE_HOURS;

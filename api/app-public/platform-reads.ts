@@ -52,7 +52,6 @@ export const notIn = (param: string, list: readonly string[], column = "mint") =
  */
 export const HOLDERS_TOTAL = (hidden: readonly string[]) => `SELECT toString(sum(holders)) AS x FROM holder_counts FINAL WHERE 1 ${notIn("hidden", hidden)}`;
 
-export { SMALL_READ, platformParts } from "../public/parts";
 
 /** The platform's claims into the treasury: partner-role claims and DAMM v2 position claims by a treasury address. */
 export const PLATFORM_CLAIM = "(role = 'partner' OR (role = 'position' AND claimer IN {treasury:Array(String)}))";

@@ -10,7 +10,8 @@
 import { formatUnits, lamportsToUsd } from "../../ingest/contract/market-math";
 import { solUsdNow, type PublicDeps } from "../public/agents-service";
 import { hiddenMints } from "../public/feed-service";
-import { HOLDERS_TOTAL, NOT_SOL_MINTS, agentsLive, platformParts, solConfigs } from "./platform-reads";
+import { HOLDERS_TOTAL, NOT_SOL_MINTS, agentsLive, solConfigs } from "./platform-reads";
+import { platformParts } from "../public/parts";
 
 type Counts = { day: string; all: string; fees: string; hidden_day?: string; hidden_all?: string; hidden_fees?: string; holders: string | null; not_sol: string[] };
 

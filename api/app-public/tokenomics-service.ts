@@ -17,7 +17,8 @@
  */
 import type { PublicDeps } from "../public/agents-service";
 import { MOVED, NEWEST, TREASURY_SUMS, newestPayouts, paidByRole, payoutWindowPart, type MovedRow, type PayoutTuple, type SumRow } from "../public/treasury-sql";
-import { PLATFORM_CLAIM, platformParts, stockConfigs, treasuryOf, treasurySet } from "./platform-reads";
+import { PLATFORM_CLAIM, stockConfigs, treasuryOf, treasurySet } from "./platform-reads";
+import { platformParts } from "../public/parts";
 
 export const RECENT_TOKENOMICS = 20;
 

